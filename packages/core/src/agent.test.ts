@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from './agent.js';
+import { ConfigError, MaxTurnsExceededError } from './errors.js';
+import type { SwarmEvent } from './events.js';
+import { Gate } from './testing/gate.js';
+import { reply, ScriptedModel, toolCall, toolCalls } from './testing/scripted-model.js';
+import { tool } from './tool.js';
+
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers.',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+
+describe('Agent', () => {
+  it('answers with the model text when no tool is called', async () => {
+    const model = new ScriptedModel([reply('Hello there.')]);
+    const agent = new Agent({ name: 'greeter', instructions: 'Be brief.', model });
+    const result = await agent.run('Hi');
+    expect(result.output).toBe('Hello there.');
+    expect(result.llmCalls).toBe(1);
+    expect(model.lastCall?.system).toBe('Be brief.');
+    expect(model.lastCall?.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+    model.assertComplete();
+  });
+
+  it('runs a tool and sends its result back to the model', async () => {
+    const model = new ScriptedModel([toolCall('add', { a: 2, b: 3 }, { id: 'c1' }), reply('It is 5.')]);
+    const agent = new Agent({ name: 'calc', model, tools: [add] });
+    const result = await agent.run('2+3?');
+    expect(result.output).toBe('It is 5.');
+    expect(result.toolCalls).toEqual([
+      { call: { id: 'c1', name: 'add', arguments: { a: 2, b: 3 } }, result: '5', isError: false },
+    ]);
+    expect(model.calls[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'c1', content: '5' });
+    expect(model.calls[0]?.tools?.[0]?.parameters).toMatchObject({ type: 'object', required: ['a', 'b'] });
+    expect(result.usage.totalTokens).toBe(30);
+  });
+
+  it('runs two tools of one turn concurrently', async () => {
+    const gate = new Gate();
+    const slow = (name: string) =>
+      tool({
+        name,
+        description: name,
+        parameters: z.object({}),
+        execute: async () => {
+          await gate.wait();
+          return name;
+        },
+      });
+    const model = new ScriptedModel([
+      toolCalls({ name: 'first', arguments: {} }, { name: 'second', arguments: {} }),
+      reply('done'),
+    ]);
+    const agent = new Agent({ name: 'par', model, tools: [slow('first'), slow('second')] });
+    const running = agent.run('go');
+    // Both tools are waiting on the gate at once: neither waited for the other to finish.
+    await gate.until(2);
+    gate.open();
+    const result = await running;
+    expect(result.toolCalls.map((r) => r.result)).toEqual(['first', 'second']);
+  });
+
+  it('sends invalid tool arguments back to the model and goes on', async () => {
+    const model = new ScriptedModel([
+      toolCall('add', { a: 'two', b: 3 }),
+      toolCall('add', { a: 2, b: 3 }),
+      reply('5'),
+    ]);
+    const result = await new Agent({ name: 'calc', model, tools: [add] }).run('2+3?');
+    expect(result.output).toBe('5');
+    expect(result.toolCalls[0]?.isError).toBe(true);
+    expect(model.calls[1]?.messages.at(-1)?.content).toMatch(/^Invalid arguments: a: .*expected number/i);
+  });
+
+  it('turns a throwing tool into a tool result and goes on', async () => {
+    const broken = tool({
+      name: 'broken',
+      description: 'Always fails.',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('database offline');
+      },
+    });
+    const model = new ScriptedModel([toolCall('broken', {}), reply('Sorry, the database is offline.')]);
+    const result = await new Agent({ name: 'a', model, tools: [broken] }).run('query');
+    expect(result.output).toBe('Sorry, the database is offline.');
+    expect(model.calls[1]?.messages.at(-1)?.content).toBe('Error: database offline');
+  });
+
+  it('answers an unknown tool name as an error result', async () => {
+    const model = new ScriptedModel([toolCall('nope', {}), reply('ok')]);
+    await new Agent({ name: 'a', model, tools: [add] }).run('x');
+    expect(model.calls[1]?.messages.at(-1)?.content).toMatch(/no tool named "nope"/);
+  });
+
+  it('stops a loop at maxTurns with MaxTurnsExceededError', async () => {
+    const model = new ScriptedModel([], { fallback: toolCall('add', { a: 1, b: 1 }) });
+    const agent = new Agent({ name: 'looper', model, tools: [add], maxTurns: 3 });
+    await expect(agent.run('loop')).rejects.toBeInstanceOf(MaxTurnsExceededError);
+    expect(model.calls).toHaveLength(3);
+  });
+
+  it('ends the turn at a run-ending tool and answers the calls after it as not executed', async () => {
+    const executed: string[] = [];
+    const stop = tool({
+      name: 'stop',
+      description: 'End.',
+      parameters: z.object({ why: z.string() }),
+      endsRun: true,
+      execute: ({ why }) => {
+        executed.push(`stop:${why}`);
+        return { why };
+      },
+    });
+    const model = new ScriptedModel([
+      toolCalls(
+        { name: 'stop', arguments: { why: 'first' } },
+        { name: 'stop', arguments: { why: 'second' } },
+      ),
+    ]);
+    const result = await new Agent({ name: 'a', model, tools: [stop] }).run('x');
+    expect(executed).toEqual(['stop:first']);
+    expect(result.endedBy?.value).toEqual({ why: 'first' });
+    expect(result.toolCalls[1]?.skipped).toBe(true);
+    expect(result.toolCalls[1]?.result).toMatch(/^Not executed/);
+  });
+
+  it('emits agent, model and tool events in order', async () => {
+    const events: SwarmEvent[] = [];
+    const model = new ScriptedModel([toolCall('add', { a: 1, b: 2 }), reply('3')]);
+    await new Agent({ name: 'calc', model, tools: [add] }).run('1+2', { onEvent: (e) => events.push(e) });
+    expect(events.map((e) => e.type)).toEqual([
+      'agent.start',
+      'model.request',
+      'model.response',
+      'tool.call',
+      'tool.result',
+      'model.request',
+      'model.response',
+      'agent.end',
+    ]);
+    expect(new Set(events.map((e) => e.runId)).size).toBe(1);
+  });
+
+  it('rejects bad options at construction', () => {
+    const model = new ScriptedModel();
+    expect(() => new Agent({ name: '', model })).toThrow(ConfigError);
+    expect(() => new Agent({ name: 'a', model, maxTurns: 0 })).toThrow(/maxTurns/);
+    expect(() => new Agent({ name: 'a', model, tools: [add, add] })).toThrow(/two tools/);
+  });
+
+  it('generates a validated object with its own model and instructions', async () => {
+    const model = new ScriptedModel([toolCall('respond', { city: 'Paris' })]);
+    const agent = new Agent({ name: 'geo', instructions: 'You know geography.', model });
+    const { object } = await agent.generateObject(z.object({ city: z.string() }), 'Capital of France?');
+    expect(object).toEqual({ city: 'Paris' });
+    expect(model.lastCall?.system).toBe('You know geography.');
+    expect(model.lastCall?.toolChoice).toEqual({ name: 'respond' });
+  });
+});

@@ -1,0 +1,252 @@
+import type { z } from 'zod';
+import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './errors.js';
+import { type GenerateObjectResult, generateObject } from './generate-object.js';
+import { resolveModel } from './resolve-model.js';
+import { RunContext, type RunOptions } from './run-context.js';
+import { describeZodError, type Tool, toolDefinition } from './tool.js';
+import type { Message, Model, ModelLike, ToolCall, ToolChoice, Usage } from './types.js';
+import { addUsage, emptyUsage } from './usage.js';
+
+/** Options of an Agent: plain configuration; the run loop lives in `run`. */
+export interface AgentOptions {
+  name: string;
+  description?: string;
+  /** The system prompt. */
+  instructions?: string;
+  model: ModelLike;
+  tools?: Tool[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Model calls one run may make before `MaxTurnsExceededError` (default 10). */
+  maxTurns?: number;
+}
+
+/** Per-run options of `agent.run`: the run's shared context, and tools added for this run only. */
+export interface AgentRunOptions extends RunOptions {
+  /** The run this agent call belongs to; without it a new run starts. */
+  context?: RunContext;
+  /** Extra tools for this run only (handoff tools, for example). */
+  tools?: Tool[];
+  toolChoice?: ToolChoice;
+  /** Replaces the agent's instructions for this run. */
+  instructions?: string;
+}
+
+/** One executed tool call, with what it returned. */
+export interface ToolCallRecord {
+  call: ToolCall;
+  /** The text sent back to the model. */
+  result: string;
+  /** True when the tool threw or its arguments failed validation. */
+  isError: boolean;
+  /** True when the call was answered as not executed (it came after a run-ending call). */
+  skipped?: boolean;
+}
+
+/** What `agent.run` returns. */
+export interface AgentResult {
+  /** The final text. */
+  output: string;
+  /** The new turns of this run (assistant turns, tool calls and results), not the input. */
+  messages: Message[];
+  usage: Usage;
+  llmCalls: number;
+  toolCalls: ToolCallRecord[];
+  /** The successful call of an `endsRun` tool that ended the run, if one did. */
+  endedBy?: ToolCallRecord & { value: unknown };
+}
+
+/**
+ * An LLM with instructions and tools. Agents are stateless: each run sees only the input it is
+ * given, and topologies pass the context they mean to pass as typed turns.
+ */
+export class Agent {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly instructions: string | undefined;
+  readonly model: Model;
+  readonly tools: readonly Tool[];
+  readonly temperature: number | undefined;
+  readonly maxTokens: number | undefined;
+  readonly maxTurns: number;
+
+  constructor(options: AgentOptions) {
+    if (typeof options?.name !== 'string' || options.name.trim() === '') {
+      throw new ConfigError('Agent: name must be a non-empty string.');
+    }
+    const maxTurns = options.maxTurns ?? 10;
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+      throw new ConfigError(`Agent "${options.name}": maxTurns must be an integer >= 1 (got ${maxTurns}).`);
+    }
+    if (options.temperature !== undefined && !(options.temperature >= 0 && options.temperature <= 2)) {
+      throw new ConfigError(`Agent "${options.name}": temperature must be between 0 and 2.`);
+    }
+    const names = new Set<string>();
+    for (const t of options.tools ?? []) {
+      if (names.has(t.name))
+        throw new ConfigError(`Agent "${options.name}": two tools are named "${t.name}".`);
+      names.add(t.name);
+    }
+    this.name = options.name;
+    this.description = options.description;
+    this.instructions = options.instructions;
+    this.model = resolveModel(options.model);
+    this.tools = [...(options.tools ?? [])];
+    this.temperature = options.temperature;
+    this.maxTokens = options.maxTokens;
+    this.maxTurns = maxTurns;
+  }
+
+  /**
+   * Runs the tool loop: call the model; run the tools it asked for (concurrently); repeat until it
+   * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls.
+   */
+  async run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
+    const context = RunContext.from(options);
+    const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
+    const tools = [...this.tools, ...(options.tools ?? [])];
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const definitions = tools.map(toolDefinition);
+    const result: AgentResult = { output: '', messages: [], usage: emptyUsage(), llmCalls: 0, toolCalls: [] };
+    context.emit({ type: 'agent.start', agent: this.name });
+
+    for (let turn = 0; turn < this.maxTurns; turn++) {
+      result.llmCalls += 1;
+      const response = await context.callModel(this.model, {
+        system: options.instructions ?? this.instructions,
+        messages: [...history, ...result.messages],
+        tools: definitions.length > 0 ? definitions : undefined,
+        toolChoice: definitions.length > 0 ? options.toolChoice : undefined,
+        temperature: this.temperature,
+        maxTokens: this.maxTokens,
+        metadata: { agent: this.name, purpose: 'agent' },
+      });
+      addUsage(result.usage, response.usage);
+      result.output = response.text;
+      if (response.toolCalls.length === 0) {
+        result.messages.push({ role: 'assistant', content: response.text });
+        context.emit({ type: 'agent.end', agent: this.name, output: response.text });
+        return result;
+      }
+      result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+      const records = await this.#runTools(response.toolCalls, byName, context);
+      for (const record of records) {
+        result.toolCalls.push(record);
+        result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
+        if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
+      }
+      if (result.endedBy) {
+        context.emit({
+          type: 'agent.end',
+          agent: this.name,
+          output: result.output,
+          endedBy: result.endedBy.call.name,
+        });
+        return result;
+      }
+    }
+    throw new MaxTurnsExceededError(this.name, this.maxTurns);
+  }
+
+  /** Asks this agent's model for one object matching `schema` (a forced, validated function call). */
+  async generateObject<S extends z.ZodObject>(
+    schema: S,
+    input: string | Message[],
+    options: AgentRunOptions & { name?: string; description?: string; maxRepairs?: number } = {},
+  ): Promise<GenerateObjectResult<z.output<S>>> {
+    return generateObject(this.model, {
+      ...options,
+      schema,
+      system: options.instructions ?? this.instructions,
+      ...(typeof input === 'string' ? { prompt: input } : { messages: input }),
+      temperature: this.temperature,
+      maxTokens: this.maxTokens,
+      agent: this.name,
+      context: RunContext.from(options),
+    });
+  }
+
+  // Runs one response's tool calls concurrently. A successful call of an `endsRun` tool ends the
+  // turn: calls after it are not started and are answered as not executed.
+  async #runTools(
+    calls: ToolCall[],
+    byName: Map<string, Tool>,
+    context: RunContext,
+  ): Promise<(ToolCallRecord & { value?: unknown })[]> {
+    const firstEnding = calls.findIndex((c) => byName.get(c.name)?.endsRun);
+    const runnable = firstEnding === -1 ? calls : calls.slice(0, firstEnding + 1);
+    const executed = await Promise.all(
+      runnable.map((call) => this.#runTool(call, byName.get(call.name), context)),
+    );
+    const skipped = calls.slice(runnable.length).map(
+      (call): ToolCallRecord => ({
+        call,
+        result: `Not executed: ${calls[firstEnding]!.name} ended this turn first.`,
+        isError: true,
+        skipped: true,
+      }),
+    );
+    return [...executed, ...skipped];
+  }
+
+  async #runTool(
+    call: ToolCall,
+    t: Tool | undefined,
+    context: RunContext,
+  ): Promise<ToolCallRecord & { value?: unknown }> {
+    context.emit({
+      type: 'tool.call',
+      agent: this.name,
+      tool: call.name,
+      toolCallId: call.id,
+      arguments: call.arguments,
+    });
+    const finish = (record: ToolCallRecord & { value?: unknown }) => {
+      context.emit({
+        type: 'tool.result',
+        agent: this.name,
+        tool: call.name,
+        toolCallId: call.id,
+        result: record.result,
+        isError: record.isError,
+      });
+      return record;
+    };
+    if (!t) return finish({ call, result: `Error: there is no tool named "${call.name}".`, isError: true });
+    if (call.invalidArguments !== undefined) {
+      return finish({
+        call,
+        result: 'Invalid arguments: they were not valid JSON. Try again.',
+        isError: true,
+      });
+    }
+    const parsed = t.parameters.safeParse(call.arguments);
+    if (!parsed.success) {
+      return finish({
+        call,
+        result: `Invalid arguments: ${describeZodError(parsed.error)}. Try again.`,
+        isError: true,
+      });
+    }
+    try {
+      const value = await t.execute(parsed.data, {
+        agent: this.name,
+        toolCallId: call.id,
+        signal: context.signal,
+        run: context,
+      });
+      const record = { call, result: stringify(value), isError: false };
+      return finish(t.endsRun ? { ...record, value } : record);
+    } catch (error) {
+      if (SwarmError.isInstance(error) && (error.code === 'ABORTED' || error.code === 'BUDGET_EXCEEDED'))
+        throw error;
+      return finish({ call, result: `Error: ${errorMessage(error)}`, isError: true });
+    }
+  }
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value);
+}

@@ -1,0 +1,43 @@
+import { ConfigError, throwIfAborted } from './errors.js';
+import type { Settled } from './types.js';
+
+/**
+ * Runs `fn` over `items` with at most `concurrency` in flight and returns settled outcomes in input
+ * order: one failure never loses its siblings' work.
+ */
+export async function mapSettled<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => Promise<R>,
+  options: { concurrency?: number; signal?: AbortSignal } = {},
+): Promise<Settled<R>[]> {
+  const { concurrency = Number.POSITIVE_INFINITY, signal } = options;
+  if (!(concurrency >= 1)) throw new ConfigError(`concurrency must be >= 1 (got ${concurrency}).`);
+  const results = new Array<Settled<R>>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        throwIfAborted(signal);
+        results[index] = { status: 'fulfilled', value: await fn(items[index]!, index) };
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason };
+      }
+    }
+  };
+  const workers = Math.min(items.length, concurrency);
+  await Promise.all(Array.from({ length: workers }, worker));
+  return results;
+}
+
+/** Like `mapSettled`, but rejects with the first failure (in input order) once all have settled. */
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => Promise<R>,
+  options: { concurrency?: number; signal?: AbortSignal } = {},
+): Promise<R[]> {
+  const settled = await mapSettled(items, fn, options);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as { value: R }).value);
+}

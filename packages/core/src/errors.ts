@@ -1,0 +1,131 @@
+const marker = Symbol.for('@swarm/core/error');
+
+/** Stable machine-readable codes of every swarm error. */
+export type SwarmErrorCode =
+  | 'CONFIG'
+  | 'MODEL'
+  | 'STRUCTURED_OUTPUT'
+  | 'TOOL'
+  | 'BUDGET_EXCEEDED'
+  | 'MAX_TURNS_EXCEEDED'
+  | 'NO_ROUTE'
+  | 'ABORTED';
+
+/** Base of every error swarm throws; `isInstance` works across duplicate copies of the package. */
+export class SwarmError extends Error {
+  readonly [marker] = true;
+  readonly code: SwarmErrorCode;
+
+  constructor(code: SwarmErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SwarmError';
+    this.code = code;
+  }
+
+  /** True for any swarm error, even one thrown by another copy of `@swarm/core`. */
+  static isInstance(error: unknown): error is SwarmError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  }
+}
+
+/** Bad options or arguments: names the argument and what is accepted. */
+export class ConfigError extends SwarmError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('CONFIG', message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A provider call failed after the SDK's own retries. */
+export class ModelError extends SwarmError {
+  readonly status: number | undefined;
+  readonly provider: string;
+  readonly retryable: boolean;
+
+  constructor(
+    message: string,
+    details: { provider: string; status?: number; retryable?: boolean; cause?: unknown },
+  ) {
+    super('MODEL', message, { cause: details.cause });
+    this.name = 'ModelError';
+    this.provider = details.provider;
+    this.status = details.status;
+    this.retryable = details.retryable ?? false;
+  }
+}
+
+/** The model did not produce a valid function call within the allowed repairs. */
+export class StructuredOutputError extends SwarmError {
+  /** The validation problem of each attempt, in order. */
+  readonly attempts: string[];
+
+  constructor(message: string, attempts: string[], options?: { cause?: unknown }) {
+    super('STRUCTURED_OUTPUT', message, options);
+    this.name = 'StructuredOutputError';
+    this.attempts = attempts;
+  }
+}
+
+/** A tool failed; inside an agent this becomes the tool result, never a crash of the run. */
+export class ToolError extends SwarmError {
+  readonly tool: string;
+
+  constructor(tool: string, message: string, options?: { cause?: unknown }) {
+    super('TOOL', message, options);
+    this.name = 'ToolError';
+    this.tool = tool;
+  }
+}
+
+/** The next call would pass the run's budget of calls or tokens. */
+export class BudgetExceededError extends SwarmError {
+  readonly reason: 'budget:calls' | 'budget:tokens';
+
+  constructor(reason: 'budget:calls' | 'budget:tokens', message: string) {
+    super('BUDGET_EXCEEDED', message);
+    this.name = 'BudgetExceededError';
+    this.reason = reason;
+  }
+}
+
+/** An agent's tool loop ran `maxTurns` model calls without a final answer. */
+export class MaxTurnsExceededError extends SwarmError {
+  readonly agent: string;
+  readonly maxTurns: number;
+
+  constructor(agent: string, maxTurns: number) {
+    super('MAX_TURNS_EXCEEDED', `Agent "${agent}" reached maxTurns (${maxTurns}) without a final answer.`);
+    this.name = 'MaxTurnsExceededError';
+    this.agent = agent;
+    this.maxTurns = maxTurns;
+  }
+}
+
+/** No agent is relevant to a task and no fallback is configured. */
+export class NoRouteError extends SwarmError {
+  readonly task: string;
+
+  constructor(task: string, message?: string) {
+    super('NO_ROUTE', message ?? `No agent is relevant to the task: ${JSON.stringify(task.slice(0, 120))}`);
+    this.name = 'NoRouteError';
+    this.task = task;
+  }
+}
+
+/** The run was cancelled through its AbortSignal. */
+export class AbortError extends SwarmError {
+  constructor(message = 'The run was aborted.', options?: { cause?: unknown }) {
+    super('ABORTED', message, options);
+    this.name = 'AbortError';
+  }
+}
+
+/** Throws an AbortError when the signal has fired; call before starting work. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
+}
+
+/** A readable message for anything thrown. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

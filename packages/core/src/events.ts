@@ -1,0 +1,30 @@
+/** Event types every topology shares; packages add their own (`forest.route`, `tot.expand`, ...). */
+export type CoreEventType =
+  | 'run.start'
+  | 'run.end'
+  | 'model.request'
+  | 'model.response'
+  | 'model.error'
+  | 'model.delta'
+  | 'tool.call'
+  | 'tool.result'
+  | 'agent.start'
+  | 'agent.end'
+  | 'warning';
+
+/**
+ * One step of a run, as a plain serializable object. A trace (the array of events) is enough to
+ * redraw the run.
+ */
+export interface SwarmEvent {
+  type: CoreEventType | (string & {});
+  runId: string;
+  /** ISO timestamp. */
+  at: string;
+  topology?: string;
+  agent?: string;
+  [key: string]: unknown;
+}
+
+/** What a caller gives to `emit`: the event without the fields the run fills in. */
+export type EventInput = { type: SwarmEvent['type']; agent?: string; [key: string]: unknown };

@@ -1,0 +1,59 @@
+export {
+  Agent,
+  type AgentOptions,
+  type AgentResult,
+  type AgentRunOptions,
+  type ToolCallRecord,
+} from './agent.js';
+export { writeFileAtomic } from './atomic-write.js';
+export { mapConcurrent, mapSettled } from './concurrency.js';
+export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
+export {
+  AbortError,
+  BudgetExceededError,
+  ConfigError,
+  errorMessage,
+  MaxTurnsExceededError,
+  ModelError,
+  NoRouteError,
+  StructuredOutputError,
+  SwarmError,
+  type SwarmErrorCode,
+  ToolError,
+  throwIfAborted,
+} from './errors.js';
+export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
+export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
+export { Limiter, type LimiterOptions } from './limiter.js';
+export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
+export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
+export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
+export { type Budget, RunContext, type RunOptions } from './run-context.js';
+export { type RunStream, runStream } from './run-stream.js';
+export {
+  describeZodError,
+  type Tool,
+  type ToolContext,
+  type ToolOptions,
+  toJsonSchema,
+  tool,
+  toolDefinition,
+} from './tool.js';
+export { BaseTopology, type Topology, type TopologyDescriptor, type TopologyResult } from './topology.js';
+export type {
+  FinishReason,
+  JsonSchema,
+  Message,
+  Model,
+  ModelLike,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  Role,
+  Settled,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+  Usage,
+} from './types.js';
+export { addUsage, emptyUsage, sumUsage } from './usage.js';

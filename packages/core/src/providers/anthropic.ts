@@ -1,0 +1,334 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ConfigError, ModelError } from '../errors.js';
+import type {
+  FinishReason,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ToolCall,
+  ToolChoice,
+  Usage,
+} from '../types.js';
+import { raceAbort, toSwarmError } from './provider-error.js';
+import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
+import { toolCallFromJson } from './tool-arguments.js';
+
+type MessageParams = Anthropic.MessageCreateParamsNonStreaming;
+type ContentBlockParam = Anthropic.ContentBlockParam;
+type WireUsage = {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
+};
+
+/** The SDK's own default; a non-streaming call without a timeout is refused by the SDK for large max_tokens. */
+const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** Options of `anthropicModel`, in the same style as `OpenAIModelOptions`. */
+export interface AnthropicModelOptions {
+  /** The API key; defaults to the `apiKeyEnv` variable, read at the first call. */
+  apiKey?: string;
+  /** The endpoint; defaults to the `baseURLEnv` variable, then `defaultBaseURL`. */
+  baseURL?: string;
+  /** Per-call timeout in milliseconds, passed to the SDK (default: 10 minutes). */
+  timeoutMs?: number;
+  /** SDK retries on 408/409/429/5xx and connection errors, honouring Retry-After (SDK default: 2). */
+  maxRetries?: number;
+  defaultHeaders?: Record<string, string>;
+  /** The provider name used in model ids and errors (default `'anthropic'`). */
+  provider?: string;
+  /** The environment variable holding the key (default `ANTHROPIC_API_KEY`). */
+  apiKeyEnv?: string;
+  /** The environment variable holding the endpoint (default `ANTHROPIC_BASE_URL`). */
+  baseURLEnv?: string;
+  /** The endpoint when neither `baseURL` nor the variable is set (default `https://api.anthropic.com`). */
+  defaultBaseURL?: string;
+  /** False for proxies that need no key: a missing key is then replaced by a placeholder. */
+  requireApiKey?: boolean;
+  /** `max_tokens` when the request sets none; Anthropic requires one (default 4096). */
+  defaultMaxTokens?: number;
+  /** A ready SDK client, used as is (key and endpoint options are then ignored). */
+  client?: Anthropic;
+}
+
+/**
+ * A Model over the Anthropic Messages API; the SDK client is created at the first call.
+ * `request.temperature` is ignored: the API version SDK 1.x speaks rejects sampling parameters.
+ */
+export function anthropicModel(model: string, options: AnthropicModelOptions = {}): Model {
+  validateProviderOptions('anthropicModel', model, options);
+  const defaultMaxTokens = options.defaultMaxTokens ?? 4096;
+  if (!(Number.isInteger(defaultMaxTokens) && defaultMaxTokens > 0)) {
+    throw new ConfigError(
+      `anthropicModel: defaultMaxTokens must be a positive integer, got ${defaultMaxTokens}.`,
+    );
+  }
+  const provider = options.provider ?? 'anthropic';
+  let client: Anthropic | undefined = options.client;
+
+  const getClient = (): Anthropic => {
+    if (client) return client;
+    const settings = resolveProviderSettings({
+      provider,
+      apiKey: options.apiKey,
+      apiKeyEnv: options.apiKeyEnv ?? 'ANTHROPIC_API_KEY',
+      requireApiKey: options.requireApiKey ?? true,
+      baseURL: options.baseURL,
+      baseURLEnv: options.baseURLEnv ?? 'ANTHROPIC_BASE_URL',
+      defaultBaseURL: options.defaultBaseURL ?? 'https://api.anthropic.com',
+    });
+    client = new Anthropic({
+      apiKey: settings.apiKey,
+      baseURL: settings.baseURL,
+      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+    });
+    return client;
+  };
+
+  const requestOptions = (request: ModelRequest): Anthropic.RequestOptions => ({
+    ...(request.signal && { signal: request.signal }),
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+  });
+
+  const fail = (error: unknown, request: ModelRequest) =>
+    toSwarmError(error, { provider, signal: request.signal, sdk: Anthropic });
+
+  return {
+    id: `${provider}:${model}`,
+
+    async generate(request) {
+      const params = toMessageParams(model, request, defaultMaxTokens);
+      let message: Anthropic.Message;
+      try {
+        message = await raceAbort(
+          getClient().messages.create(params, requestOptions(request)),
+          request.signal,
+          provider,
+        );
+      } catch (error) {
+        throw fail(error, request);
+      }
+      let text = '';
+      const toolCalls: ToolCall[] = [];
+      for (const block of message.content ?? []) {
+        if (block.type === 'text') text += block.text;
+        else if (block.type === 'tool_use') {
+          toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
+        }
+      }
+      return {
+        text,
+        toolCalls,
+        usage: toUsage(message.usage),
+        finishReason: toFinishReason(message.stop_reason),
+        modelId: message.model || model,
+      };
+    },
+
+    async *stream(request) {
+      const params = toMessageParams(model, request, defaultMaxTokens);
+      const blocks = new Map<number, { id: string; name: string; json: string }>();
+      let text = '';
+      const toolCalls: ToolCall[] = [];
+      let usage: WireUsage = {};
+      let stopReason: string | null | undefined;
+      let finished = false;
+      let modelId = model;
+
+      try {
+        const events = await raceAbort(
+          getClient().messages.create({ ...params, stream: true }, requestOptions(request)),
+          request.signal,
+          provider,
+        );
+        for await (const event of events) {
+          switch (event.type) {
+            case 'message_start':
+              if (event.message.model) modelId = event.message.model;
+              usage = { ...event.message.usage };
+              break;
+            case 'content_block_start':
+              if (event.content_block.type === 'tool_use') {
+                const { id, name, input } = event.content_block;
+                const hasInput = typeof input === 'object' && input !== null && Object.keys(input).length > 0;
+                blocks.set(event.index, { id, name, json: hasInput ? JSON.stringify(input) : '' });
+              } else if (event.content_block.type === 'text' && event.content_block.text) {
+                text += event.content_block.text;
+                yield { type: 'text-delta', delta: event.content_block.text };
+              }
+              break;
+            case 'content_block_delta':
+              if (event.delta.type === 'text_delta') {
+                text += event.delta.text;
+                yield { type: 'text-delta', delta: event.delta.text };
+              } else if (event.delta.type === 'input_json_delta') {
+                const block = blocks.get(event.index);
+                if (block) block.json += event.delta.partial_json;
+              }
+              break;
+            case 'content_block_stop': {
+              const block = blocks.get(event.index);
+              if (block) {
+                blocks.delete(event.index);
+                const toolCall = toolCallFromJson(block.id, block.name, block.json);
+                toolCalls.push(toolCall);
+                yield { type: 'tool-call', toolCall } satisfies ModelStreamEvent;
+              }
+              break;
+            }
+            case 'message_delta':
+              stopReason = event.delta.stop_reason ?? stopReason;
+              usage = mergeUsage(usage, event.usage);
+              break;
+            case 'message_stop':
+              finished = true;
+              break;
+          }
+        }
+      } catch (error) {
+        throw fail(error, request);
+      }
+      // The SDK ends an aborted stream quietly instead of throwing.
+      if (request.signal?.aborted) throw fail(undefined, request);
+      if (!finished) {
+        throw new ModelError(`${provider}: the stream ended before the message finished.`, {
+          provider,
+          retryable: true,
+        });
+      }
+      const response: ModelResponse = {
+        text,
+        toolCalls,
+        usage: toUsage(usage),
+        finishReason: toFinishReason(stopReason),
+        modelId,
+      };
+      yield { type: 'finish', response };
+    },
+  };
+}
+
+function toMessageParams(model: string, request: ModelRequest, defaultMaxTokens: number): MessageParams {
+  const systemParts = request.system ? [request.system] : [];
+  const turns: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
+  const push = (role: 'user' | 'assistant', content: ContentBlockParam[]) => {
+    if (content.length === 0) return;
+    const last = turns.at(-1);
+    if (last && last.role === role) last.content.push(...content);
+    else turns.push({ role, content: [...content] });
+  };
+
+  for (const message of request.messages) {
+    switch (message.role) {
+      case 'system':
+        if (message.content) systemParts.push(message.content);
+        break;
+      case 'user': {
+        const content = message.name ? `[${message.name}] ${message.content}` : message.content;
+        push('user', content ? [{ type: 'text', text: content }] : []);
+        break;
+      }
+      case 'assistant': {
+        const content: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
+        for (const call of message.toolCalls ?? []) {
+          content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+        }
+        push('assistant', content);
+        break;
+      }
+      case 'tool':
+        if (!message.toolCallId) {
+          throw new ConfigError('A tool message needs the toolCallId of the call it answers.');
+        }
+        push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }]);
+        break;
+    }
+  }
+  // Anthropic wants the tool results of a user turn before any text in it.
+  for (const turn of turns) {
+    if (turn.role === 'user') {
+      turn.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+    }
+  }
+
+  const params: MessageParams = {
+    model,
+    max_tokens: request.maxTokens ?? defaultMaxTokens,
+    messages: turns,
+  };
+  const system = systemParts.join('\n\n');
+  if (system) params.system = system;
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    params.tools = tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: { type: 'object', ...tool.parameters },
+    }));
+    if (request.toolChoice !== undefined) params.tool_choice = toToolChoice(request.toolChoice);
+  }
+  // `temperature` is not sent: API version 2026-10-21 (the SDK 1.x default) rejects it with a 400.
+  return params;
+}
+
+function toToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'required') return { type: 'any' };
+  if (choice === 'none') return { type: 'none' };
+  return { type: 'tool', name: choice.name };
+}
+
+function toArguments(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : {};
+}
+
+function mergeUsage(into: WireUsage, delta: WireUsage | null | undefined): WireUsage {
+  const merged = { ...into };
+  if (!delta) return merged;
+  if (delta.input_tokens != null) merged.input_tokens = delta.input_tokens;
+  if (delta.output_tokens != null) merged.output_tokens = delta.output_tokens;
+  if (delta.cache_creation_input_tokens != null) {
+    merged.cache_creation_input_tokens = delta.cache_creation_input_tokens;
+  }
+  if (delta.cache_read_input_tokens != null) merged.cache_read_input_tokens = delta.cache_read_input_tokens;
+  if (delta.output_tokens_details != null) merged.output_tokens_details = delta.output_tokens_details;
+  return merged;
+}
+
+/** Anthropic counts cache reads and writes apart from `input_tokens`; swarm counts them all as input. */
+function toUsage(usage: WireUsage | null | undefined): Usage {
+  const cachedTokens = usage?.cache_read_input_tokens ?? 0;
+  const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + cachedTokens;
+  const outputTokens = usage?.output_tokens ?? 0;
+  return {
+    inputTokens,
+    outputTokens,
+    cachedTokens,
+    reasoningTokens: usage?.output_tokens_details?.thinking_tokens ?? 0,
+    totalTokens: inputTokens + outputTokens,
+  };
+}
+
+function toFinishReason(reason: string | null | undefined): FinishReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'tool-calls';
+    case 'refusal':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,354 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
+import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../types.js';
+import { type OpenAIModelOptions, openaiModel } from './openai.js';
+
+const weather: ToolDefinition = {
+  name: 'get_weather',
+  description: 'Current weather of a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
+
+let server: MockProviderServer;
+
+beforeEach(async () => {
+  server = await mockProviderServer();
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+function model(options: OpenAIModelOptions = {}) {
+  return openaiModel('gpt-5.4', {
+    apiKey: 'test-key',
+    baseURL: server.openaiBaseURL,
+    maxRetries: 0,
+    ...options,
+  });
+}
+
+async function collect(events: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
+  const all: ModelStreamEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+function body(index = 0): Record<string, unknown> {
+  const request = server.requests[index];
+  if (!request) throw new Error(`no request #${index} was recorded`);
+  return request.body;
+}
+
+describe('openaiModel', () => {
+  it('sends the system prompt, messages and model, and returns the answer', async () => {
+    server.enqueue({ text: 'Paris.' });
+    const response = await model().generate({
+      system: 'Answer in one word.',
+      messages: [
+        { role: 'user', content: 'Capital of France?', name: 'geo expert' },
+        { role: 'assistant', content: 'Let me think.' },
+        { role: 'user', content: 'Well?' },
+      ],
+      temperature: 0.2,
+      maxTokens: 50,
+    });
+
+    expect(response.text).toBe('Paris.');
+    expect(response.finishReason).toBe('stop');
+    expect(response.modelId).toBe('gpt-5.4');
+    expect(body()).toMatchObject({
+      model: 'gpt-5.4',
+      temperature: 0.2,
+      max_completion_tokens: 50,
+      messages: [
+        { role: 'system', content: 'Answer in one word.' },
+        { role: 'user', content: 'Capital of France?', name: 'geo_expert' },
+        { role: 'assistant', content: 'Let me think.' },
+        { role: 'user', content: 'Well?' },
+      ],
+    });
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer test-key');
+  });
+
+  it('uses max_tokens instead of max_completion_tokens when told to', async () => {
+    server.enqueue({ text: 'ok' });
+    await model({ maxTokensParam: 'max_tokens' }).generate({
+      messages: [{ role: 'user', content: 'hi' }],
+      maxTokens: 7,
+    });
+    expect(body().max_tokens).toBe(7);
+    expect(body()).not.toHaveProperty('max_completion_tokens');
+  });
+
+  it('sends tools as function tools and parses the tool call the model makes', async () => {
+    server.enqueue({ toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] });
+    const response = await model().generate({
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+      tools: [weather],
+    });
+
+    expect(body().tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: weather.description, parameters: weather.parameters },
+      },
+    ]);
+    expect(response.finishReason).toBe('tool-calls');
+    expect(response.toolCalls).toEqual([{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }]);
+  });
+
+  it('keeps unparseable tool arguments as invalidArguments', async () => {
+    server.enqueue({ toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city": "Os' }] });
+    const response = await model().generate({
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [weather],
+    });
+    expect(response.toolCalls).toEqual([
+      { id: 'call_1', name: 'get_weather', arguments: {}, invalidArguments: '{"city": "Os' },
+    ]);
+  });
+
+  it('sends assistant tool calls and tool results back in the OpenAI shape', async () => {
+    server.enqueue({ text: 'It is sunny in Oslo.' });
+    await model().generate({
+      messages: [
+        { role: 'user', content: 'Weather in Oslo?' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }],
+        },
+        { role: 'tool', content: 'sunny', toolCallId: 'call_1' },
+      ],
+      tools: [weather],
+    });
+    expect(body().messages).toEqual([
+      { role: 'user', content: 'Weather in Oslo?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+    ]);
+  });
+
+  it('forces the named tool with the function tool_choice form', async () => {
+    server.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] });
+    const response = await model().generate({
+      messages: [{ role: 'user', content: 'Rome' }],
+      tools: [weather],
+      toolChoice: { name: 'get_weather' },
+    });
+    expect(body().tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
+    expect(response.toolCalls[0]?.arguments).toEqual({ city: 'Rome' });
+  });
+
+  it('maps all four tool choices to their OpenAI forms', async () => {
+    const choices: ModelRequest['toolChoice'][] = ['auto', 'required', 'none', { name: 'get_weather' }];
+    for (const _ of choices) server.enqueue({ text: 'ok' });
+    for (const toolChoice of choices) {
+      await model().generate({ messages: [{ role: 'user', content: 'hi' }], tools: [weather], toolChoice });
+    }
+    expect(server.requests.map((request) => request.body.tool_choice)).toEqual([
+      'auto',
+      'required',
+      'none',
+      { type: 'function', function: { name: 'get_weather' } },
+    ]);
+  });
+
+  it('maps usage, including cached and reasoning tokens', async () => {
+    server.enqueue({
+      text: 'ok',
+      usage: { inputTokens: 120, outputTokens: 30, cachedTokens: 100, reasoningTokens: 20 },
+    });
+    const response = await model().generate({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.usage).toEqual({
+      inputTokens: 120,
+      outputTokens: 30,
+      cachedTokens: 100,
+      reasoningTokens: 20,
+      totalTokens: 150,
+    });
+  });
+
+  it('maps finish reasons', async () => {
+    server.enqueue({ text: 'cut', finishReason: 'length' }, { text: '', finishReason: 'content-filter' });
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    expect((await model().generate({ messages })).finishReason).toBe('length');
+    expect((await model().generate({ messages })).finishReason).toBe('content-filter');
+  });
+
+  it('streams text deltas that concatenate to the final text', async () => {
+    server.enqueue({ text: 'The quick brown fox jumps.', usage: { inputTokens: 10, outputTokens: 6 } });
+    const events = await collect(model().stream!({ messages: [{ role: 'user', content: 'Tell me.' }] }));
+
+    const deltas = events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe('The quick brown fox jumps.');
+    const last = events.at(-1);
+    expect(last?.type).toBe('finish');
+    if (last?.type !== 'finish') return;
+    expect(last.response.text).toBe('The quick brown fox jumps.');
+    expect(last.response.usage).toMatchObject({ inputTokens: 10, outputTokens: 6, totalTokens: 16 });
+    expect(body()).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('streams each tool call once, assembled whole with parsed arguments', async () => {
+    server.enqueue({
+      text: 'Checking.',
+      toolCalls: [
+        { id: 'call_a', name: 'get_weather', arguments: { city: 'Oslo' } },
+        { id: 'call_b', name: 'get_weather', arguments: { city: 'Lima' } },
+      ],
+    });
+    const events = await collect(
+      model().stream!({ messages: [{ role: 'user', content: 'Weather?' }], tools: [weather] }),
+    );
+
+    const calls = events.flatMap((event) => (event.type === 'tool-call' ? [event.toolCall] : []));
+    expect(calls).toEqual([
+      { id: 'call_a', name: 'get_weather', arguments: { city: 'Oslo' } },
+      { id: 'call_b', name: 'get_weather', arguments: { city: 'Lima' } },
+    ]);
+    const last = events.at(-1);
+    expect(last?.type === 'finish' && last.response.toolCalls).toEqual(calls);
+    expect(last?.type === 'finish' && last.response.finishReason).toBe('tool-calls');
+  });
+
+  it('retries a 429 after its Retry-After and returns the answer', async () => {
+    server.enqueue({ fault: 'rate-limit', retryAfterMs: 10 }, { text: 'after the wait' });
+    const response = await model({ maxRetries: 2 }).generate({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.text).toBe('after the wait');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a 500 and returns the answer', async () => {
+    server.enqueue({ fault: 'server-error', retryAfterMs: 10 }, { text: 'recovered' });
+    const response = await model({ maxRetries: 1 }).generate({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.text).toBe('recovered');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('raises a retryable ModelError with the status when retries are used up', async () => {
+    server.enqueue({ fault: 'rate-limit', retryAfterMs: 10 });
+    const error = await model({ maxRetries: 0 })
+      .generate({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ status: 429, provider: 'openai', retryable: true });
+  });
+
+  it('raises a non-retryable ModelError on a malformed body', async () => {
+    server.enqueue({ fault: 'malformed' });
+    const error = await model()
+      .generate({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ retryable: false });
+  });
+
+  it('turns an abort in the middle of a call into an AbortError', async () => {
+    server.enqueue({ fault: 'hang' });
+    const controller = new AbortController();
+    const pending = model().generate({
+      messages: [{ role: 'user', content: 'hi' }],
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it('stops waiting out a Retry-After as soon as the call is aborted', async () => {
+    server.enqueue({ fault: 'rate-limit', retryAfterMs: 5_000 }, { text: 'too late' });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = model({ maxRetries: 1 }).generate({
+      messages: [{ role: 'user', content: 'hi' }],
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('turns an abort in the middle of a stream into an AbortError', async () => {
+    await server.close();
+    server = await mockProviderServer({ chunkDelayMs: 20 });
+    server.enqueue({ text: 'one two three four five six seven eight nine ten' });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const event of model().stream!({
+        messages: [{ role: 'user', content: 'hi' }],
+        signal: controller.signal,
+      })) {
+        if (event.type === 'text-delta') {
+          seen.push(event.delta);
+          if (seen.length === 2) controller.abort();
+        }
+      }
+    };
+    await expect(run()).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('cuts a hanging call at timeoutMs with a retryable ModelError', async () => {
+    server.enqueue({ fault: 'hang' });
+    const started = Date.now();
+    const error = await model({ timeoutMs: 100, maxRetries: 0 })
+      .generate({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).not.toBeInstanceOf(AbortError);
+    expect(error).toMatchObject({ retryable: true, provider: 'openai' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('raises a ConfigError naming OPENAI_API_KEY at the first call when no key is set', async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      const keyless = openaiModel('gpt-5.4', { baseURL: server.openaiBaseURL });
+      const error = await keyless
+        .generate({ messages: [{ role: 'user', content: 'hi' }] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain('OPENAI_API_KEY');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it('sends a placeholder key to servers that need none', async () => {
+    const saved = process.env.OLLAMA_API_KEY;
+    delete process.env.OLLAMA_API_KEY;
+    try {
+      server.enqueue({ text: 'local answer' });
+      const local = openaiModel('llama3.2', {
+        provider: 'ollama',
+        apiKeyEnv: 'OLLAMA_API_KEY',
+        requireApiKey: false,
+        baseURL: server.openaiBaseURL,
+      });
+      expect(local.id).toBe('ollama:llama3.2');
+      expect((await local.generate({ messages: [{ role: 'user', content: 'hi' }] })).text).toBe(
+        'local answer',
+      );
+    } finally {
+      if (saved !== undefined) process.env.OLLAMA_API_KEY = saved;
+    }
+  });
+
+  it('rejects bad options at construction', () => {
+    expect(() => openaiModel('')).toThrow(ConfigError);
+    expect(() => openaiModel('gpt-5.4', { maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(() => openaiModel('gpt-5.4', { timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+});

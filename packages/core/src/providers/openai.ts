@@ -1,0 +1,286 @@
+import OpenAI from 'openai';
+import { ConfigError, ModelError } from '../errors.js';
+import type {
+  FinishReason,
+  Message,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ToolCall,
+  ToolChoice,
+  Usage,
+} from '../types.js';
+import { raceAbort, toSwarmError } from './provider-error.js';
+import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
+import { toolCallFromJson } from './tool-arguments.js';
+
+type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type ChatToolChoice = OpenAI.Chat.ChatCompletionToolChoiceOption;
+type ChatUsage = OpenAI.CompletionUsage;
+
+/** Options of `openaiModel`; the same factory serves OpenAI itself and every OpenAI-compatible server. */
+export interface OpenAIModelOptions {
+  /** The API key; defaults to the `apiKeyEnv` variable, read at the first call. */
+  apiKey?: string;
+  /** The endpoint; defaults to the `baseURLEnv` variable, then `defaultBaseURL`. */
+  baseURL?: string;
+  /** Per-call timeout in milliseconds, passed to the SDK (SDK default: 10 minutes). */
+  timeoutMs?: number;
+  /** SDK retries on 408/409/429/5xx and connection errors, honouring Retry-After (SDK default: 2). */
+  maxRetries?: number;
+  organization?: string;
+  defaultHeaders?: Record<string, string>;
+  /** The provider name used in model ids and errors (default `'openai'`). */
+  provider?: string;
+  /** The environment variable holding the key (default `OPENAI_API_KEY`). */
+  apiKeyEnv?: string;
+  /** The environment variable holding the endpoint (default `OPENAI_BASE_URL`). */
+  baseURLEnv?: string;
+  /** The endpoint when neither `baseURL` nor the variable is set (default `https://api.openai.com/v1`). */
+  defaultBaseURL?: string;
+  /** False for local servers (Ollama, vLLM, LM Studio): a missing key is then replaced by a placeholder. */
+  requireApiKey?: boolean;
+  /** `max_completion_tokens` for OpenAI proper, `max_tokens` for compatible servers. */
+  maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
+  /** A ready SDK client, used as is (key and endpoint options are then ignored). */
+  client?: OpenAI;
+}
+
+/** A Model over the OpenAI Chat Completions API; the SDK client is created at the first call. */
+export function openaiModel(model: string, options: OpenAIModelOptions = {}): Model {
+  validateProviderOptions('openaiModel', model, options);
+  const provider = options.provider ?? 'openai';
+  const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
+  let client: OpenAI | undefined = options.client;
+
+  const getClient = (): OpenAI => {
+    if (client) return client;
+    const settings = resolveProviderSettings({
+      provider,
+      apiKey: options.apiKey,
+      apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
+      requireApiKey: options.requireApiKey ?? true,
+      baseURL: options.baseURL,
+      baseURLEnv: options.baseURLEnv ?? 'OPENAI_BASE_URL',
+      defaultBaseURL: options.defaultBaseURL ?? 'https://api.openai.com/v1',
+    });
+    client = new OpenAI({
+      apiKey: settings.apiKey,
+      baseURL: settings.baseURL,
+      // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
+      organization: options.organization ?? (provider === 'openai' ? undefined : null),
+      project: provider === 'openai' ? undefined : null,
+      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+    });
+    return client;
+  };
+
+  const requestOptions = (request: ModelRequest): OpenAI.RequestOptions => ({
+    ...(request.signal && { signal: request.signal }),
+    ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+  });
+
+  const fail = (error: unknown, request: ModelRequest) =>
+    toSwarmError(error, { provider, signal: request.signal, sdk: OpenAI });
+
+  return {
+    id: `${provider}:${model}`,
+
+    async generate(request) {
+      const params = toChatParams(model, request, maxTokensParam);
+      let completion: OpenAI.Chat.ChatCompletion;
+      try {
+        completion = await raceAbort(
+          getClient().chat.completions.create(params, requestOptions(request)),
+          request.signal,
+          provider,
+        );
+      } catch (error) {
+        throw fail(error, request);
+      }
+      const choice = completion.choices?.[0];
+      if (!choice) {
+        throw new ModelError(`${provider}: the response has no choices.`, { provider, retryable: true });
+      }
+      const toolCalls: ToolCall[] = [];
+      for (const call of choice.message.tool_calls ?? []) {
+        if (call.type === 'function') {
+          toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
+        }
+      }
+      return {
+        text: choice.message.content ?? '',
+        toolCalls,
+        usage: toUsage(completion.usage),
+        finishReason: toFinishReason(choice.finish_reason),
+        modelId: completion.model || model,
+      };
+    },
+
+    async *stream(request) {
+      const params = toChatParams(model, request, maxTokensParam);
+      const pending = new Map<number, { id: string; name: string; arguments: string }>();
+      let text = '';
+      let usage: ChatUsage | undefined;
+      let finishReason: string | undefined;
+      let modelId = model;
+      const toolCalls: ToolCall[] = [];
+      const flushToolCalls = function* (): Generator<ModelStreamEvent> {
+        for (const index of [...pending.keys()].sort((a, b) => a - b)) {
+          const call = pending.get(index)!;
+          const toolCall = toolCallFromJson(call.id, call.name, call.arguments);
+          toolCalls.push(toolCall);
+          yield { type: 'tool-call', toolCall };
+        }
+        pending.clear();
+      };
+
+      try {
+        const chunks = await raceAbort(
+          getClient().chat.completions.create(
+            { ...params, stream: true, stream_options: { include_usage: true } },
+            requestOptions(request),
+          ),
+          request.signal,
+          provider,
+        );
+        for await (const chunk of chunks) {
+          if (chunk.model) modelId = chunk.model;
+          if (chunk.usage) usage = chunk.usage;
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          const delta = choice.delta;
+          if (delta?.content) {
+            text += delta.content;
+            yield { type: 'text-delta', delta: delta.content };
+          }
+          for (const part of delta?.tool_calls ?? []) {
+            const call = pending.get(part.index) ?? { id: '', name: '', arguments: '' };
+            if (part.id) call.id = part.id;
+            if (part.function?.name) call.name += part.function.name;
+            if (part.function?.arguments) call.arguments += part.function.arguments;
+            pending.set(part.index, call);
+          }
+          if (choice.finish_reason) {
+            finishReason = choice.finish_reason;
+            yield* flushToolCalls();
+          }
+        }
+      } catch (error) {
+        throw fail(error, request);
+      }
+      // The SDK ends an aborted stream quietly instead of throwing.
+      if (request.signal?.aborted) throw fail(undefined, request);
+      if (finishReason === undefined) {
+        throw new ModelError(`${provider}: the stream ended before the answer finished.`, {
+          provider,
+          retryable: true,
+        });
+      }
+      yield* flushToolCalls();
+      const response: ModelResponse = {
+        text,
+        toolCalls,
+        usage: toUsage(usage),
+        finishReason: toFinishReason(finishReason),
+        modelId,
+      };
+      yield { type: 'finish', response };
+    },
+  };
+}
+
+function toChatParams(
+  model: string,
+  request: ModelRequest,
+  maxTokensParam: 'max_completion_tokens' | 'max_tokens',
+): ChatParams {
+  const messages: ChatMessage[] = [];
+  if (request.system) messages.push({ role: 'system', content: request.system });
+  for (const message of request.messages) messages.push(toChatMessage(message));
+  const params: ChatParams = { model, messages };
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    params.tools = tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    if (request.toolChoice !== undefined) params.tool_choice = toToolChoice(request.toolChoice);
+  }
+  if (request.temperature !== undefined) params.temperature = request.temperature;
+  if (request.maxTokens !== undefined) params[maxTokensParam] = request.maxTokens;
+  return params;
+}
+
+function toChatMessage(message: Message): ChatMessage {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user': {
+      const name = message.name ? sanitizeName(message.name) : '';
+      return name
+        ? { role: 'user', content: message.content, name }
+        : { role: 'user', content: message.content };
+    }
+    case 'assistant': {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        content: message.content === '' ? null : message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.invalidArguments ?? JSON.stringify(call.arguments) },
+        })),
+      };
+    }
+    case 'tool':
+      if (!message.toolCallId) {
+        throw new ConfigError('A tool message needs the toolCallId of the call it answers.');
+      }
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+/** OpenAI accepts only `[a-zA-Z0-9_-]` in a participant name. */
+function sanitizeName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+}
+
+function toToolChoice(choice: ToolChoice): ChatToolChoice {
+  if (typeof choice === 'string') return choice;
+  return { type: 'function', function: { name: choice.name } };
+}
+
+function toUsage(usage: ChatUsage | undefined | null): Usage {
+  const inputTokens = usage?.prompt_tokens ?? 0;
+  const outputTokens = usage?.completion_tokens ?? 0;
+  return {
+    inputTokens,
+    outputTokens,
+    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: usage?.total_tokens ?? inputTokens + outputTokens,
+  };
+}
+
+function toFinishReason(reason: string | null | undefined): FinishReason {
+  switch (reason) {
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool-calls';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,57 @@
+import { ConfigError } from '../errors.js';
+
+/** Where a provider finds its key and endpoint: explicit options first, then environment variables. */
+export interface ProviderSettingsInput {
+  provider: string;
+  apiKey?: string | undefined;
+  apiKeyEnv: string;
+  requireApiKey: boolean;
+  baseURL?: string | undefined;
+  baseURLEnv: string;
+  defaultBaseURL?: string | undefined;
+}
+
+/** The API key placeholder sent to local servers that need none (the SDKs refuse an empty key). */
+export const PLACEHOLDER_API_KEY = 'not-needed';
+
+function readEnv(name: string): string | undefined {
+  const value = process.env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** Resolves the key and base URL at call time, so a missing key is a ConfigError naming its variable. */
+export function resolveProviderSettings(input: ProviderSettingsInput): {
+  apiKey: string;
+  baseURL: string | undefined;
+} {
+  const apiKey = input.apiKey ?? readEnv(input.apiKeyEnv);
+  if (!apiKey && input.requireApiKey) {
+    throw new ConfigError(
+      `Missing API key for ${input.provider}: set the ${input.apiKeyEnv} environment variable or pass the apiKey option.`,
+    );
+  }
+  return {
+    apiKey: apiKey ?? PLACEHOLDER_API_KEY,
+    baseURL: input.baseURL ?? readEnv(input.baseURLEnv) ?? input.defaultBaseURL,
+  };
+}
+
+/** Checks the options every provider shares, throwing a ConfigError that names the bad one. */
+export function validateProviderOptions(
+  factory: string,
+  model: string,
+  options: { timeoutMs?: number | undefined; maxRetries?: number | undefined },
+): void {
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw new ConfigError(`${factory}: model must be a non-empty string.`);
+  }
+  const { timeoutMs, maxRetries } = options;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new ConfigError(
+      `${factory}: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`,
+    );
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new ConfigError(`${factory}: maxRetries must be an integer >= 0, got ${maxRetries}.`);
+  }
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { AbortError, BudgetExceededError, ModelError, SwarmError, throwIfAborted } from './errors.js';
+import type { EventInput, SwarmEvent } from './events.js';
+import type { Limiter } from './limiter.js';
+import type { Model, ModelRequest, ModelResponse } from './types.js';
+import { addUsage, emptyUsage } from './usage.js';
+
+/** A whole-run budget over all agents together. */
+export interface Budget {
+  maxCalls?: number;
+  maxTokens?: number;
+}
+
+/** Options every `run` accepts. */
+export interface RunOptions {
+  /** Cancels every pending call of the run. */
+  signal?: AbortSignal;
+  /** Live trace: called with every event, in order. */
+  onEvent?: (event: SwarmEvent) => void;
+  /** Whole-run budget, all agents together. */
+  budget?: Budget;
+  /** Shared concurrency / rate limit. */
+  limiter?: Limiter;
+  /** Stream model text as `model.delta` events where the provider streams (on in `stream()`). */
+  textDeltas?: boolean;
+}
+
+/**
+ * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
+ * and hand it to every agent call, so that budget and usage cover all agents together.
+ */
+export class RunContext {
+  readonly runId: string;
+  readonly topology: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly limiter: Limiter | undefined;
+  readonly budget: Budget;
+  readonly textDeltas: boolean;
+  /** Tokens used by every call of the run so far. */
+  readonly usage = emptyUsage();
+  /** Model calls started so far, failed ones included. */
+  llmCalls = 0;
+  readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
+
+  constructor(options: RunOptions & { topology?: string; runId?: string } = {}) {
+    this.runId = options.runId ?? randomUUID();
+    this.topology = options.topology;
+    this.signal = options.signal;
+    this.limiter = options.limiter;
+    this.budget = options.budget ?? {};
+    this.textDeltas = options.textDeltas ?? false;
+    this.#onEvent = options.onEvent;
+  }
+
+  /** Returns `context` if given, else a fresh context for these options. */
+  static from(options: RunOptions & { context?: RunContext; topology?: string } = {}): RunContext {
+    return options.context ?? new RunContext(options);
+  }
+
+  /** Emits an event to the run's listener, stamped with the run id, time and topology. */
+  emit(event: EventInput): void {
+    if (!this.#onEvent) return;
+    const stamped: SwarmEvent = { runId: this.runId, at: new Date().toISOString(), ...event };
+    if (this.topology !== undefined && stamped.topology === undefined) stamped.topology = this.topology;
+    this.#onEvent(stamped);
+  }
+
+  /** Throws `BudgetExceededError` when one more call would pass the budget. */
+  checkBudget(): void {
+    const { maxCalls, maxTokens } = this.budget;
+    if (maxCalls !== undefined && this.llmCalls + 1 > maxCalls) {
+      throw new BudgetExceededError('budget:calls', `The run's budget of ${maxCalls} model calls is spent.`);
+    }
+    if (maxTokens !== undefined && this.usage.totalTokens >= maxTokens) {
+      throw new BudgetExceededError(
+        'budget:tokens',
+        `The run's budget of ${maxTokens} tokens is spent (${this.usage.totalTokens} used).`,
+      );
+    }
+  }
+
+  /**
+   * Makes one model call on behalf of the run: checks the budget, waits for the limiter, emits
+   * `model.request` / `model.response` / `model.error`, and adds the usage to the run's totals.
+   */
+  async callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
+    throwIfAborted(this.signal);
+    this.checkBudget();
+    this.llmCalls += 1;
+    const agent = request.metadata?.agent;
+    const purpose = request.metadata?.purpose;
+    const signal = request.signal ?? this.signal;
+    const call = async (): Promise<ModelResponse> => {
+      throwIfAborted(signal);
+      this.emit({
+        type: 'model.request',
+        agent,
+        purpose,
+        model: model.id,
+        messages: request.messages.length,
+      });
+      const sent = signal ? { ...request, signal } : request;
+      return this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
+    };
+    try {
+      const response = this.limiter ? await this.limiter.run(call, { signal }) : await call();
+      addUsage(this.usage, response.usage);
+      this.emit({
+        type: 'model.response',
+        agent,
+        purpose,
+        model: model.id,
+        finishReason: response.finishReason,
+        toolCalls: response.toolCalls.map((c) => c.name),
+        usage: response.usage,
+      });
+      return response;
+    } catch (error) {
+      const normalized = normalizeError(error, signal, model.id);
+      this.emit({ type: 'model.error', agent, purpose, model: model.id, error: normalized.message });
+      throw normalized;
+    }
+  }
+
+  async #streamed(model: Model, request: ModelRequest): Promise<ModelResponse> {
+    const agent = request.metadata?.agent;
+    for await (const part of model.stream!(request)) {
+      if (part.type === 'text-delta') this.emit({ type: 'model.delta', agent, delta: part.delta });
+      if (part.type === 'finish') return part.response;
+    }
+    throw new ModelError(`The stream of ${model.id} ended without a finish event.`, { provider: model.id });
+  }
+}
+
+function normalizeError(error: unknown, signal: AbortSignal | undefined, modelId: string): Error {
+  if (SwarmError.isInstance(error)) return error;
+  if (signal?.aborted) return new AbortError(undefined, { cause: error });
+  if (error instanceof Error) return new ModelError(error.message, { provider: modelId, cause: error });
+  return new ModelError(String(error), { provider: modelId, cause: error });
+}

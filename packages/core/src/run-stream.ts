@@ -1,0 +1,62 @@
+import type { SwarmEvent } from './events.js';
+import type { RunOptions } from './run-context.js';
+
+/** A live run: iterate its events as they happen, then await `result`. */
+export interface RunStream<R> extends AsyncIterable<SwarmEvent> {
+  readonly result: Promise<R>;
+}
+
+/**
+ * Turns any `run(options)` into a stream: events given to `onEvent` are queued for the iterator
+ * (and still passed to the caller's own `onEvent`), and the iteration ends when the run does. If
+ * the run fails, the iterator throws after the events that came before the failure.
+ */
+export function runStream<R>(
+  start: (options: RunOptions) => Promise<R>,
+  options: RunOptions = {},
+): RunStream<R> {
+  const buffer: SwarmEvent[] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let failure: { error: unknown } | undefined;
+
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const result = start({
+    textDeltas: true,
+    ...options,
+    onEvent: (event) => {
+      options.onEvent?.(event);
+      buffer.push(event);
+      notify();
+    },
+  });
+  result.then(
+    () => {
+      finished = true;
+      notify();
+    },
+    (error: unknown) => {
+      failure = { error };
+      finished = true;
+      notify();
+    },
+  );
+
+  return {
+    result,
+    async *[Symbol.asyncIterator]() {
+      let index = 0;
+      while (true) {
+        while (index < buffer.length) yield buffer[index++]!;
+        if (finished) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      if (failure) throw failure.error;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+export { Gate } from './gate.js';
+export {
+  type MockApi,
+  type MockFault,
+  type MockHandler,
+  type MockProviderServer,
+  type MockProviderServerOptions,
+  type MockReply,
+  type MockRequest,
+  type MockStep,
+  type MockToolCall,
+  mockProviderServer,
+} from './mock-provider-server.js';
+export {
+  fail,
+  object,
+  reply,
+  respond,
+  ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedReply,
+  type ScriptedToolCall,
+  type ScriptStep,
+  toolCall,
+  toolCalls,
+} from './scripted-model.js';

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+import type { RunContext } from './run-context.js';
+import type { JsonSchema, ToolDefinition } from './types.js';
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  /** The agent calling the tool. */
+  agent: string;
+  /** The id of this call, as the model gave it. */
+  toolCallId: string;
+  signal: AbortSignal | undefined;
+  run: RunContext;
+}
+
+/** A function the model can call, with zod-validated arguments. */
+export interface Tool<P extends z.ZodObject = z.ZodObject, R = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: P;
+  execute(args: z.output<P>, context: ToolContext): Promise<R> | R;
+  /**
+   * When a call of this tool succeeds, the agent's turn ends at once: calls after it in the same
+   * response are answered as not executed. Handoff tools use this.
+   */
+  readonly endsRun?: boolean;
+}
+
+/** Options of `tool()`. */
+export interface ToolOptions<P extends z.ZodObject, R> {
+  name: string;
+  description: string;
+  parameters: P;
+  execute: (args: z.output<P>, context: ToolContext) => Promise<R> | R;
+  endsRun?: boolean;
+}
+
+const toolName = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Defines a tool; its JSON Schema comes from the zod object. */
+export function tool<P extends z.ZodObject, R>(options: ToolOptions<P, R>): Tool<P, R> {
+  if (!toolName.test(options.name)) {
+    throw new ConfigError(
+      `tool: name must be 1 to 64 letters, digits, "_" or "-" (got ${JSON.stringify(options.name)}).`,
+    );
+  }
+  if (!(options.parameters instanceof z.ZodObject)) {
+    throw new ConfigError(`tool "${options.name}": parameters must be a z.object(...) schema.`);
+  }
+  if (typeof options.execute !== 'function') {
+    throw new ConfigError(`tool "${options.name}": execute must be a function.`);
+  }
+  return { ...options };
+}
+
+/** The JSON Schema of a zod schema, in the form providers accept for function parameters. */
+export function toJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return rest;
+}
+
+/** The definition the model sees for a tool. */
+export function toolDefinition(t: Tool): ToolDefinition {
+  return { name: t.name, description: t.description, parameters: toJsonSchema(t.parameters) };
+}
+
+/** A readable one-paragraph summary of a zod validation failure, to send back to the model. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,43 @@
+import type { Agent } from './agent.js';
+import type { RunOptions } from './run-context.js';
+import { type RunStream, runStream } from './run-stream.js';
+import type { Usage } from './types.js';
+
+/** What every topology's result has. */
+export interface TopologyResult {
+  output: string;
+  usage: Usage;
+  llmCalls: number;
+  interrupted?: boolean;
+  interruptionReason?: string;
+}
+
+/** A way for agents to work together: `run` a task, or `stream` its events. */
+export interface Topology<R extends TopologyResult = TopologyResult> {
+  readonly type: string;
+  readonly name: string;
+  run(task: string, options?: RunOptions): Promise<R>;
+  stream(task: string, options?: RunOptions): RunStream<R>;
+}
+
+/** How a router learns about a topology without depending on its package. */
+export interface TopologyDescriptor<C = unknown> {
+  /** For example `'HierarchicalSwarm'`. */
+  type: string;
+  /** One paragraph: when to use it (read by a router choosing automatically). */
+  description: string;
+  minAgents?: number;
+  maxAgents?: number;
+  create(agents: Agent[], config: C): Topology;
+}
+
+/** Base class giving any topology written as `run` its `stream` for free. */
+export abstract class BaseTopology<R extends TopologyResult = TopologyResult> implements Topology<R> {
+  abstract readonly type: string;
+  abstract readonly name: string;
+  abstract run(task: string, options?: RunOptions): Promise<R>;
+
+  stream(task: string, options?: RunOptions): RunStream<R> {
+    return runStream((o) => this.run(task, o), options);
+  }
+}

@@ -1,0 +1,89 @@
+/** Who wrote a message: the system prompt, the user (or another agent), the assistant, or a tool. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A JSON Schema object, as sent to providers for tool parameters. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool call made by the model; `arguments` is the parsed JSON object. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The raw argument text when the provider sent JSON that did not parse (arguments is then `{}`). */
+  invalidArguments?: string;
+}
+
+/** One typed turn of a conversation sent to a model. */
+export interface Message {
+  role: Role;
+  content: string;
+  /** Who spoke, for `user` turns written by another agent. */
+  name?: string;
+  /** Tool calls an `assistant` turn made. */
+  toolCalls?: ToolCall[];
+  /** The call a `tool` turn answers. */
+  toolCallId?: string;
+}
+
+/** A tool as a model sees it: a name, what it is for, and its JSON Schema parameters. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** How the model may use tools: freely, must call one, must not, or must call the named one. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/** Everything one model call needs; providers translate it to their wire format. */
+export interface ModelRequest {
+  system?: string;
+  messages: Message[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  /** For traces and test scripts: which agent asks, and for what. */
+  metadata?: { agent?: string; purpose?: string };
+}
+
+/** Token usage of one or more calls, with cached input and reasoning output broken out. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  totalTokens: number;
+}
+
+/** Why the model stopped. */
+export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+
+/** A model's whole answer to one request. */
+export interface ModelResponse {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  finishReason: FinishReason;
+  modelId: string;
+}
+
+/** A piece of a streamed answer; the stream always ends with `finish` carrying the whole response. */
+export type ModelStreamEvent =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'tool-call'; toolCall: ToolCall }
+  | { type: 'finish'; response: ModelResponse };
+
+/** The only thing that talks to an LLM. */
+export interface Model {
+  readonly id: string;
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  stream?(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+/** A Model, or a string that `resolveModel` turns into one (`'openai:gpt-5.4'`, `'claude-opus-4-7'`). */
+export type ModelLike = Model | string;
+
+/** A settled outcome, as batch helpers return them, in input order. */
+export type Settled<T> = { status: 'fulfilled'; value: T } | { status: 'rejected'; reason: unknown };
