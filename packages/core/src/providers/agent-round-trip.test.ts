@@ -28,7 +28,12 @@ describe('a full tool round trip inside Agent, through the real SDKs', () => {
       { text: 'Invoice 42 was charged twice; I will refund one charge.' },
     );
     const model = openaiModel('gpt-5.4', { apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 });
-    const agent = new Agent({ name: 'billing', instructions: 'Handle billing.', model, tools: [lookupInvoice] });
+    const agent = new Agent({
+      name: 'billing',
+      instructions: 'Handle billing.',
+      model,
+      tools: [lookupInvoice],
+    });
 
     const result = await agent.run('I was charged twice for invoice 42');
 
@@ -51,13 +56,25 @@ describe('a full tool round trip inside Agent, through the real SDKs', () => {
       { toolCalls: [{ id: 'toolu_1', name: 'lookup_invoice', arguments: { invoice_id: '42' } }] },
       { text: 'Refunding the duplicate charge.' },
     );
-    const model = anthropicModel('claude-opus-4-7', { apiKey: 'k', baseURL: server.anthropicBaseURL, maxRetries: 0 });
-    const agent = new Agent({ name: 'billing', instructions: 'Handle billing.', model, tools: [lookupInvoice] });
+    const model = anthropicModel('claude-opus-4-7', {
+      apiKey: 'k',
+      baseURL: server.anthropicBaseURL,
+      maxRetries: 0,
+    });
+    const agent = new Agent({
+      name: 'billing',
+      instructions: 'Handle billing.',
+      model,
+      tools: [lookupInvoice],
+    });
 
     const result = await agent.run('I was charged twice for invoice 42');
 
     expect(result.output).toBe('Refunding the duplicate charge.');
-    const second = server.requests[1]?.body as { system: unknown; messages: { role: string; content: unknown }[] };
+    const second = server.requests[1]?.body as {
+      system: unknown;
+      messages: { role: string; content: unknown }[];
+    };
     expect(second.messages.at(-2)).toMatchObject({
       role: 'assistant',
       content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup_invoice', input: { invoice_id: '42' } }],
