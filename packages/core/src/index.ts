@@ -7,6 +7,7 @@ export {
 } from './agent.js';
 export { writeFileAtomic } from './atomic-write.js';
 export { mapConcurrent, mapSettled } from './concurrency.js';
+export { configuredModel, configureModelHint } from './configured-model.js';
 export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
 export {
   AbortError,
