@@ -122,11 +122,15 @@ describe('Agent', () => {
         { name: 'stop', arguments: { why: 'second' } },
       ),
     ]);
-    const result = await new Agent({ name: 'a', model, tools: [stop] }).run('x');
+    const events: SwarmEvent[] = [];
+    const result = await new Agent({ name: 'a', model, tools: [stop] }).run('x', {
+      onEvent: (e) => events.push(e),
+    });
     expect(executed).toEqual(['stop:first']);
     expect(result.endedBy?.value).toEqual({ why: 'first' });
     expect(result.toolCalls[1]?.skipped).toBe(true);
     expect(result.toolCalls[1]?.result).toMatch(/^Not executed/);
+    expect(events.filter((e) => e.type === 'tool.result').map((e) => e.skipped)).toEqual([undefined, true]);
   });
 
   it('emits agent, model and tool events in order', async () => {

@@ -178,14 +178,19 @@ export class Agent {
     const executed = await Promise.all(
       runnable.map((call) => this.#runTool(call, byName.get(call.name), context)),
     );
-    const skipped = calls.slice(runnable.length).map(
-      (call): ToolCallRecord => ({
-        call,
-        result: `Not executed: ${calls[firstEnding]!.name} ended this turn first.`,
+    const skipped = calls.slice(runnable.length).map((call): ToolCallRecord => {
+      const result = `Not executed: ${calls[firstEnding]!.name} ended this turn first.`;
+      context.emit({
+        type: 'tool.result',
+        agent: this.name,
+        tool: call.name,
+        toolCallId: call.id,
+        result,
         isError: true,
         skipped: true,
-      }),
-    );
+      });
+      return { call, result, isError: true, skipped: true };
+    });
     return [...executed, ...skipped];
   }
 

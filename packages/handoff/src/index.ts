@@ -1,0 +1,22 @@
+export { isPingPong } from './cycle-detector.js';
+export { FileSessionStore } from './file-session-store.js';
+export {
+  type Handoff,
+  type HandoffInfo,
+  type HandoffOptions,
+  handoff,
+  type InputFilter,
+  isHandoff,
+} from './handoff.js';
+export { describeItem, formatArguments, type HistoryItem, toMessages } from './history.js';
+export { InMemorySessionStore, type SessionState, type SessionStore } from './session-store.js';
+export { type SwarmDescriptorConfig, swarmDescriptor } from './swarm-descriptor.js';
+export type { SwarmOptions } from './swarm-options.js';
+export {
+  type HandoffRecord,
+  type SwarmInterruption,
+  type SwarmResult,
+  type SwarmRunOptions,
+  SwarmTeam,
+  Team,
+} from './team.js';
