@@ -28,6 +28,17 @@ export { type GenerateObjectOptions, type GenerateObjectResult, generateObject }
 export { Limiter, type LimiterOptions } from './limiter.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
+export {
+  type OpenAICompatiblePreset,
+  openaiCompatibleModel,
+  openaiCompatiblePresets,
+} from './providers/openai-compatible.js';
+export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
+export {
+  type ProviderSettingsInput,
+  resolveProviderSettings,
+  validateProviderOptions,
+} from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunOptions } from './run-context.js';
 export { type RunStream, runStream } from './run-stream.js';

@@ -1,0 +1,71 @@
+import { ConfigError, ModelError, throwIfAborted } from '@swarm/core';
+import type { Embedder, EmbedOptions } from './embedder.js';
+
+/** Options of `cachedEmbedder`. */
+export interface CachedEmbedderOptions {
+  /** Most texts per call of the wrapped embedder (default: its own `maxBatchSize`, else 2048). */
+  maxBatchSize?: number;
+}
+
+/** An Embedder that remembers: see `cachedEmbedder`. */
+export interface CachedEmbedder extends Embedder {
+  /** The embedder doing the work. */
+  readonly inner: Embedder;
+  /** How many distinct texts are cached or in flight. */
+  readonly size: number;
+  /** Forgets every cached vector. */
+  clear(): void;
+}
+
+/**
+ * Wraps an embedder so that each distinct text is embedded once: repeated texts come from the
+ * cache, the rest go out in batches of at most `maxBatchSize`, and concurrent requests for the same
+ * text share one in-flight call. A failed call is not cached, so the next request tries again.
+ */
+export function cachedEmbedder(inner: Embedder, options: CachedEmbedderOptions = {}): CachedEmbedder {
+  const maxBatchSize = options.maxBatchSize ?? inner.maxBatchSize ?? 2048;
+  if (!(maxBatchSize >= 1) || (Number.isFinite(maxBatchSize) && !Number.isInteger(maxBatchSize))) {
+    throw new ConfigError(
+      `cachedEmbedder: maxBatchSize must be an integer >= 1 or Infinity (got ${maxBatchSize}).`,
+    );
+  }
+  const cache = new Map<string, Promise<Float32Array>>();
+
+  const embedBatch = (batch: string[], embedOptions: EmbedOptions) => {
+    const call = inner.embed(batch, embedOptions).then((vectors) => {
+      if (vectors.length !== batch.length) {
+        throw new ModelError(`${inner.id}: returned ${vectors.length} vectors for ${batch.length} texts.`, {
+          provider: inner.id,
+        });
+      }
+      return vectors;
+    });
+    batch.forEach((text, i) => {
+      const vector = call.then((vectors) => vectors[i]!);
+      cache.set(text, vector);
+      vector.catch(() => {
+        if (cache.get(text) === vector) cache.delete(text);
+      });
+    });
+  };
+
+  return {
+    id: inner.id,
+    maxBatchSize,
+    inner,
+    get size() {
+      return cache.size;
+    },
+    clear() {
+      cache.clear();
+    },
+    async embed(texts, embedOptions = {}) {
+      throwIfAborted(embedOptions.signal);
+      const missing = [...new Set(texts.filter((text) => !cache.has(text)))];
+      for (let start = 0; start < missing.length; start += maxBatchSize) {
+        embedBatch(missing.slice(start, start + maxBatchSize), embedOptions);
+      }
+      return Promise.all(texts.map((text) => cache.get(text)!));
+    },
+  };
+}

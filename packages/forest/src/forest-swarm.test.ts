@@ -1,0 +1,276 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, Conversation, ModelError, type SwarmEvent } from '@swarm/core';
+import { fail, Gate, respond, ScriptedModel } from '@swarm/core/testing';
+import type { Embedder } from '@swarm/embeddings';
+import { describe, expect, it } from 'vitest';
+import { ForestSwarm } from './forest-swarm.js';
+import { countingEmbedder, routingTrees } from './test-helpers.js';
+import { Tree } from './tree.js';
+import { TreeAgent } from './tree-agent.js';
+
+/** Every agent answers "<name> answers" forever. */
+const answering = (name: string) => new ScriptedModel([], { fallback: respond(() => `${name} answers`) });
+
+function financialForest(extra: Partial<ConstructorParameters<typeof ForestSwarm>[0]> = {}) {
+  return new ForestSwarm({ trees: routingTrees(answering), ...extra });
+}
+
+describe('ForestSwarm.route', () => {
+  it('routes the Delaware tax question to the tax expert and explains why', async () => {
+    const decision = await financialForest().route(
+      'Our company is incorporated in Delaware, how do we do our corporate taxes?',
+    );
+    expect(decision).toMatchObject({ tree: 'Financial Services', agent: 'Tax Expert', strategy: 'best' });
+    expect(decision.similarity).toBeGreaterThan(0);
+    expect(decision.score).toBeCloseTo(decision.similarity + 0.1 * decision.keywordMatches.length, 3);
+    expect(decision.runnerUp).toBeDefined();
+    expect(decision.runnerUp!.agent).not.toBe('Tax Expert');
+    expect(decision.runnerUp!.score).toBeLessThanOrEqual(decision.score);
+  });
+
+  it('counts keywords only as whole tokens, never as substrings', async () => {
+    const forest = financialForest();
+    // "tax" is a Tax Expert keyword; "taxi" and "syntax" must not match it.
+    const decision = await forest.route('Book a taxi and fix the syntax of my React component');
+    expect(decision.keywordMatches).not.toContain('tax');
+    expect(decision.agent).toBe('Frontend Developer');
+  });
+
+  it("with routing 'first' takes the first relevant agent in tree order, not the best one", async () => {
+    const generalist = new TreeAgent({
+      name: 'Generalist',
+      systemPrompt: 'I answer questions about money, taxes and planning.',
+      model: answering('Generalist'),
+    });
+    const specialist = new TreeAgent({
+      name: 'Tax Specialist',
+      systemPrompt: 'I am a tax specialist for income tax returns, tax deductions and tax filing.',
+      model: answering('Tax Specialist'),
+    });
+    const trees = () => [
+      new Tree({ name: 'General', agents: [generalist] }),
+      new Tree({ name: 'Tax', agents: [specialist] }),
+    ];
+    const task = 'Which tax deductions can I claim on my income tax return?';
+    const best = await new ForestSwarm({ trees: trees() }).route(task);
+    const first = await new ForestSwarm({ trees: trees(), routing: 'first' }).route(task);
+    expect(best.agent).toBe('Tax Specialist');
+    expect(first).toMatchObject({ agent: 'Generalist', strategy: 'first' });
+    expect(first.runnerUp?.agent).toBe('Tax Specialist');
+  });
+
+  it('throws a NoRouteError naming the closest agent when nothing is relevant', async () => {
+    await expect(financialForest().route('What is the capital of Australia?')).rejects.toMatchObject({
+      name: 'NoRouteError',
+      task: 'What is the capital of Australia?',
+      message: expect.stringMatching(/closest/),
+    });
+  });
+
+  it('sends unroutable tasks to the fallback agent and says so in the decision', async () => {
+    const fallback = new TreeAgent({
+      name: 'Concierge',
+      systemPrompt: 'I help with anything else.',
+      model: answering('Concierge'),
+    });
+    const forest = financialForest({ fallback });
+    const result = await forest.run('What is the capital of Australia?');
+    expect(result.output).toBe('Concierge answers');
+    expect(result.decision).toMatchObject({ strategy: 'fallback', agent: 'Concierge' });
+    expect(result.decision.tree).toBeUndefined();
+    expect(result.decision.runnerUp).toBeDefined();
+    expect(result.logs.tree).toBeUndefined();
+  });
+
+  it('finds the relevant tree, or undefined when no agent is relevant', async () => {
+    const forest = financialForest();
+    expect((await forest.findRelevantTree('My React component re-renders too often'))?.name).toBe(
+      'Software Engineering',
+    );
+    await expect(forest.findRelevantTree('What is the capital of Australia?')).resolves.toBeUndefined();
+  });
+
+  it('reports an embedding failure as an error instead of routing on a zero vector', async () => {
+    let failing = true;
+    const flaky: Embedder = {
+      id: 'flaky',
+      async embed(texts) {
+        if (failing) throw new ModelError('embeddings down', { provider: 'flaky' });
+        return texts.map(() => Float32Array.of(1, 0));
+      },
+    };
+    const forest = financialForest({ embedder: flaky });
+    await expect(forest.route('Any task about taxes')).rejects.toThrow('embeddings down');
+    failing = false;
+    await expect(forest.route('Any task about taxes')).resolves.toMatchObject({ agent: 'Tax Expert' });
+  });
+
+  it('validates its options, naming the option and the accepted range', () => {
+    expect(() => new ForestSwarm({ trees: [] })).toThrow(ConfigError);
+    expect(() => financialForest({ threshold: 2 })).toThrow(/threshold must be a number from -1 to 1/);
+    expect(() => financialForest({ keywordWeight: -1 })).toThrow(/keywordWeight/);
+    // @ts-expect-error: an unknown strategy
+    expect(() => financialForest({ routing: 'random' })).toThrow(/routing must be 'best' or 'first'/);
+    const twin = () => new TreeAgent({ name: 'Twin', systemPrompt: 'same name', model: answering('Twin') });
+    expect(
+      () =>
+        new ForestSwarm({
+          trees: [new Tree({ name: 'A', agents: [twin()] }), new Tree({ name: 'B', agents: [twin()] })],
+        }),
+    ).toThrow(/"Twin" appears twice/);
+  });
+});
+
+describe('ForestSwarm.run', () => {
+  it('answers with the chosen agent and returns the decision, usage and the three log records', async () => {
+    const result = await financialForest().run('Can I deduct my home office on my taxes?');
+    expect(result.output).toBe('Tax Expert answers');
+    expect(result.decision.agent).toBe('Tax Expert');
+    expect(result.llmCalls).toBe(1);
+    expect(result.usage.totalTokens).toBe(15);
+    expect(result.logs.agentInput).toMatchObject({
+      agentName: 'Tax Expert',
+      task: 'Can I deduct my home office on my taxes?',
+    });
+    expect(result.logs.agentOutput).toMatchObject({ agentName: 'Tax Expert', result: 'Tax Expert answers' });
+    expect(result.logs.tree).toMatchObject({
+      treeName: 'Financial Services',
+      selectedAgent: 'Tax Expert',
+      result: 'Tax Expert answers',
+    });
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it('emits the route and the log records as events, in order', async () => {
+    const events: SwarmEvent[] = [];
+    await financialForest().run('How much life insurance coverage do I need?', {
+      onEvent: (e) => events.push(e),
+    });
+    const forestEvents = events
+      .map((e) => e.type)
+      .filter((t) => t.startsWith('forest.') || t.startsWith('run.'));
+    expect(forestEvents).toEqual([
+      'run.start',
+      'forest.route',
+      'forest.agent_input',
+      'forest.agent_output',
+      'forest.tree_log',
+      'run.end',
+    ]);
+    expect(events.find((e) => e.type === 'forest.route')).toMatchObject({
+      topology: 'ForestSwarm',
+      agent: 'Insurance Advisor',
+      decision: { agent: 'Insurance Advisor' },
+    });
+  });
+
+  it('streams the same events through stream()', async () => {
+    const stream = financialForest().stream('Plan a week of vegetarian meals with enough protein.');
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toContain('forest.route');
+    await expect(stream.result).resolves.toMatchObject({ output: 'Nutritionist answers' });
+  });
+
+  it('throws an agent failure instead of returning null', async () => {
+    const broken = new TreeAgent({
+      name: 'Broken',
+      systemPrompt: 'I handle tax questions.',
+      model: new ScriptedModel([fail(new Error('model down'))]),
+    });
+    const forest = new ForestSwarm({ trees: [new Tree({ name: 'T', agents: [broken] })] });
+    await expect(forest.run('A tax question')).rejects.toThrow('model down');
+  });
+
+  it('logs decisions and records through the logger when verbose', async () => {
+    const lines: string[] = [];
+    await financialForest({ verbose: true, logger: (line) => lines.push(line) }).run(
+      'How do I center a div with CSS?',
+    );
+    expect(lines[0]).toMatch(/-> Software Engineering \/ Frontend Developer \(best, score/);
+    expect(lines.some((l) => l.includes('Frontend Developer answered'))).toBe(true);
+  });
+
+  it('saves the conversation atomically after a run when conversationPath is set', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'forest-'));
+    try {
+      const path = join(dir, 'conversation.json');
+      await financialForest({ conversationPath: path }).run('Is taking melatonin every night safe?');
+      const saved = await Conversation.load(path);
+      expect(saved.entries.map((e) => [e.role, e.name, e.content])).toEqual([
+        ['user', undefined, 'Is taking melatonin every night safe?'],
+        ['assistant', 'Sleep Specialist', 'Sleep Specialist answers'],
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ForestSwarm.batchedRun', () => {
+  it('returns settled results in task order when one agent fails and one task has no route', async () => {
+    const forest = new ForestSwarm({
+      trees: routingTrees((name) =>
+        name === 'Fitness Coach'
+          ? new ScriptedModel([], { fallback: fail(new Error('coach is out')) })
+          : answering(name),
+      ),
+    });
+    const settled = await forest.batchedRun(
+      [
+        'How many calories should I eat to lose weight?',
+        'Create a 16 week marathon training program.',
+        'What is the capital of Australia?',
+        'How should we store user passwords securely with encryption?',
+      ],
+      { maxWorkers: 4 },
+    );
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(settled[0]).toMatchObject({ value: { output: 'Nutritionist answers' } });
+    expect(settled[1]).toMatchObject({ reason: { message: 'coach is out' } });
+    expect(settled[2]).toMatchObject({ reason: { name: 'NoRouteError' } });
+    expect(settled[3]).toMatchObject({ value: { output: 'Security Engineer answers' } });
+  });
+
+  it('embeds all tasks of a batch in one call, after one call for all agent prompts', async () => {
+    const { embedder, calls } = countingEmbedder();
+    const forest = financialForest({ embedder });
+    const tasks = ['Is a high protein diet good for me?', 'Which firewall rules should block traffic?'];
+    await forest.batchedRun(tasks);
+    expect(calls.map((c) => c.length)).toEqual([9, 2]);
+    await forest.batchedRun([...tasks, 'How do I get over jet lag?']);
+    // Agent prompts and known tasks come from the cache: only the new task is embedded.
+    expect(calls.map((c) => c.length)).toEqual([9, 2, 1]);
+  });
+
+  it('runs at most maxWorkers tasks at once', async () => {
+    const gate = new Gate();
+    const waiting = (name: string) =>
+      new ScriptedModel([], {
+        fallback: respond(async () => {
+          await gate.wait();
+          return `${name} answers`;
+        }),
+      });
+    const forest = new ForestSwarm({ trees: routingTrees(waiting) });
+    const tasks = [
+      'How many calories should I eat to lose weight?',
+      'Create a 16 week marathon training program.',
+      'Is taking melatonin every night safe?',
+    ];
+    const done = forest.batchedRun(tasks, { maxWorkers: 2 });
+    await gate.until(2);
+    expect(gate.waiting).toBe(2);
+    gate.open();
+    const settled = await done;
+    expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
+  });
+
+  it('rejects a maxWorkers below 1', async () => {
+    await expect(financialForest().batchedRun(['x'], { maxWorkers: 0 })).rejects.toThrow(
+      /maxWorkers must be an integer >= 1/,
+    );
+  });
+});

@@ -1,0 +1,300 @@
+import {
+  BaseTopology,
+  ConfigError,
+  Conversation,
+  mapSettled,
+  NoRouteError,
+  RunContext,
+  type RunOptions,
+  type Settled,
+  type TopologyResult,
+} from '@swarm/core';
+import { cachedEmbedder, type Embedder, localEmbedder, embedder as resolveEmbedder } from '@swarm/embeddings';
+import { AgentRouter, type RouterOutcome, type RouterSettings } from './agent-router.js';
+import type { AgentLogInput, AgentLogOutput, ForestLogger, TreeLog } from './logs.js';
+import { consoleLogger, preview } from './logs.js';
+import type { RouteDecision, RoutingStrategy } from './route-decision.js';
+import type { Tree } from './tree.js';
+import { DEFAULT_THRESHOLD, type TreeAgent } from './tree-agent.js';
+
+/** Options of a ForestSwarm. */
+export interface ForestSwarmOptions {
+  /** Default `'default-forest-swarm'`. */
+  name?: string;
+  description?: string;
+  /** The trees; with `routing: 'first'` they are searched in this order. */
+  trees: Tree[];
+  /** Embeds prompts and tasks: an Embedder or a spec such as `'openai:text-embedding-3-small'` (default: `'local'`). */
+  embedder?: Embedder | string;
+  /** `'best'` (default): the best score across all trees wins. `'first'`: the seed's first relevant agent. */
+  routing?: RoutingStrategy;
+  /** Similarity an agent needs when none of its keywords matches (default 0.07, tuned for the local embedder). */
+  threshold?: number;
+  /** Score added per keyword found in the task (default 0.1, accepted 0 to 1). */
+  keywordWeight?: number;
+  /** Takes the tasks no agent is relevant to, instead of a `NoRouteError`. */
+  fallback?: TreeAgent;
+  /** Most texts per embedding call (default: the embedder's own limit). */
+  maxBatchSize?: number;
+  /** Log decisions and records through `logger` (default false). */
+  verbose?: boolean;
+  /** Where verbose lines go (default: console.log). */
+  logger?: ForestLogger;
+  /** Save the conversation (each task and its answer) here, atomically, after every run. */
+  conversationPath?: string;
+}
+
+/** The seed's three log records of one task. */
+export interface ForestLogs {
+  agentInput: AgentLogInput;
+  agentOutput: AgentLogOutput;
+  /** Absent only when a fallback agent outside every tree answered. */
+  tree?: TreeLog;
+}
+
+/** What `run` returns: the answer, why that agent was chosen, and what it cost. */
+export interface ForestResult extends TopologyResult {
+  decision: RouteDecision;
+  logs: ForestLogs;
+}
+
+/** Options of `batchedRun`. */
+export interface BatchedRunOptions extends RunOptions {
+  /** How many tasks run at once (default 1: one after another). */
+  maxWorkers?: number;
+}
+
+/**
+ * Routes every task to the most relevant specialist across a forest of trees, then lets that agent
+ * answer. Routing needs no model call: agent prompts are embedded once, lazily and in one batch,
+ * each task once, and the decision explains itself.
+ */
+export class ForestSwarm extends BaseTopology<ForestResult> {
+  readonly type = 'ForestSwarm';
+  readonly name: string;
+  readonly description: string;
+  readonly trees: readonly Tree[];
+  readonly routing: RoutingStrategy;
+  readonly threshold: number;
+  readonly keywordWeight: number;
+  readonly fallback: TreeAgent | undefined;
+  readonly verbose: boolean;
+  readonly conversationPath: string | undefined;
+  /** Every task and answer of this forest's runs, in the order they finished. */
+  readonly conversation = new Conversation();
+  readonly #logger: ForestLogger;
+  readonly #router: AgentRouter;
+  readonly #treeOf = new Map<TreeAgent, Tree>();
+
+  constructor(options: ForestSwarmOptions) {
+    super();
+    const trees = options?.trees;
+    if (!Array.isArray(trees) || trees.length === 0) {
+      throw new ConfigError('ForestSwarm: trees must be a non-empty array of Tree.');
+    }
+    const routing = options.routing ?? 'best';
+    if (routing !== 'best' && routing !== 'first') {
+      throw new ConfigError(
+        `ForestSwarm: routing must be 'best' or 'first' (got ${JSON.stringify(routing)}).`,
+      );
+    }
+    const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+    if (!(threshold >= -1 && threshold <= 1)) {
+      throw new ConfigError(`ForestSwarm: threshold must be a number from -1 to 1 (got ${threshold}).`);
+    }
+    const keywordWeight = options.keywordWeight ?? 0.1;
+    if (!(keywordWeight >= 0 && keywordWeight <= 1)) {
+      throw new ConfigError(
+        `ForestSwarm: keywordWeight must be a number from 0 to 1 (got ${keywordWeight}).`,
+      );
+    }
+    const treeNames = new Set<string>();
+    const agentNames = new Set<string>();
+    for (const tree of trees) {
+      if (treeNames.has(tree.name)) throw new ConfigError(`ForestSwarm: two trees are named "${tree.name}".`);
+      treeNames.add(tree.name);
+      for (const agent of tree.agents) {
+        if (agentNames.has(agent.name)) {
+          throw new ConfigError(
+            `ForestSwarm: the agent name "${agent.name}" appears twice; names must be unique across the forest.`,
+          );
+        }
+        agentNames.add(agent.name);
+        this.#treeOf.set(agent, tree);
+      }
+    }
+    this.name = options.name ?? 'default-forest-swarm';
+    this.description = options.description ?? 'Standard forest swarm';
+    this.trees = [...trees];
+    this.routing = routing;
+    this.threshold = threshold;
+    this.keywordWeight = keywordWeight;
+    this.fallback = options.fallback;
+    this.verbose = options.verbose ?? false;
+    this.#logger = options.logger ?? consoleLogger;
+    this.conversationPath = options.conversationPath;
+    const base = options.embedder === undefined ? localEmbedder() : resolveEmbedder(options.embedder);
+    this.#router = new AgentRouter(
+      this.trees.flatMap((tree) => tree.agents.map((agent) => ({ tree: tree.name, agent }))),
+      cachedEmbedder(base, options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}),
+    );
+  }
+
+  /** Decides which agent takes the task, without any model call; throws `NoRouteError` when none fits. */
+  async route(task: string, options: { signal?: AbortSignal } = {}): Promise<RouteDecision> {
+    const [settled] = await this.routeAll([task], options);
+    if (settled!.status === 'rejected') throw settled!.reason;
+    return settled!.value;
+  }
+
+  /** Decides for many tasks with one embedding call for all of them; settled results in task order. */
+  async routeAll(
+    tasks: readonly string[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Settled<RouteDecision>[]> {
+    const outcomes = await this.#router.route(tasks, this.#settings(), options.signal);
+    return outcomes.map((outcome) => {
+      try {
+        return { status: 'fulfilled', value: this.#decision(outcome) };
+      } catch (reason) {
+        return { status: 'rejected', reason };
+      }
+    });
+  }
+
+  /** The tree whose agent the task would go to, or undefined when no agent is relevant. */
+  async findRelevantTree(task: string, options: { signal?: AbortSignal } = {}): Promise<Tree | undefined> {
+    const [outcome] = await this.#router.route([task], this.#settings(), options.signal);
+    const agent = outcome?.chosen?.entry.agent;
+    return agent ? this.#treeOf.get(agent) : undefined;
+  }
+
+  /** Routes the task and runs it with the chosen agent; a failure is thrown, never returned as text. */
+  async run(task: string, options: RunOptions = {}): Promise<ForestResult> {
+    const context = RunContext.from({ ...options, topology: this.type });
+    context.emit({ type: 'run.start', task });
+    const decision = await this.route(task, context.signal ? { signal: context.signal } : {});
+    const result = await this.#execute(task, decision, context, options);
+    context.emit({
+      type: 'run.end',
+      output: result.output,
+      usage: context.usage,
+      llmCalls: context.llmCalls,
+    });
+    return { ...result, usage: { ...context.usage }, llmCalls: context.llmCalls };
+  }
+
+  /**
+   * Runs many tasks, at most `maxWorkers` at a time, routing them all with one embedding call.
+   * Returns settled results in task order: one failing task never loses the others' answers.
+   */
+  async batchedRun(
+    tasks: readonly string[],
+    options: BatchedRunOptions = {},
+  ): Promise<Settled<ForestResult>[]> {
+    const { maxWorkers = 1, ...runOptions } = options;
+    if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
+      throw new ConfigError(
+        `ForestSwarm.batchedRun: maxWorkers must be an integer >= 1 (got ${maxWorkers}).`,
+      );
+    }
+    const context = RunContext.from({ ...runOptions, topology: this.type });
+    context.emit({ type: 'run.start', tasks: tasks.length });
+    const decisions = await this.routeAll(tasks, context.signal ? { signal: context.signal } : {});
+    const results = await mapSettled(
+      tasks,
+      async (task, i) => {
+        const decision = decisions[i]!;
+        if (decision.status === 'rejected') {
+          context.emit({ type: 'forest.no_route', task, error: String(decision.reason) });
+          throw decision.reason;
+        }
+        return this.#execute(task, decision.value, context, runOptions);
+      },
+      { concurrency: maxWorkers, ...(context.signal && { signal: context.signal }) },
+    );
+    context.emit({ type: 'run.end', usage: context.usage, llmCalls: context.llmCalls });
+    return results;
+  }
+
+  async #execute(
+    task: string,
+    decision: RouteDecision,
+    context: RunContext,
+    options: RunOptions,
+  ): Promise<ForestResult> {
+    context.emit({ type: 'forest.route', agent: decision.agent, decision });
+    const agent = this.#agentOf(decision);
+    const tree = this.#treeOf.get(agent);
+    const ran = await agent.runTask(task, {
+      ...options,
+      context,
+      verbose: this.verbose || agent.verbose,
+      logger: this.#logger,
+    });
+    const logs: ForestLogs = { agentInput: ran.agentInput, agentOutput: ran.agentOutput };
+    if (tree) {
+      logs.tree = tree.logTreeExecution(task, agent, ran.output);
+      context.emit({ type: 'forest.tree_log', agent: agent.name, log: logs.tree });
+    }
+    this.conversation.add('user', task);
+    this.conversation.add('assistant', ran.output, agent.name);
+    if (this.conversationPath) await this.conversation.save(this.conversationPath);
+    return { output: ran.output, decision, logs, usage: ran.usage, llmCalls: ran.llmCalls };
+  }
+
+  #settings(): RouterSettings {
+    return { strategy: this.routing, threshold: this.threshold, keywordWeight: this.keywordWeight };
+  }
+
+  // Turns the router's outcome into a decision: the chosen agent, else the fallback, else NoRouteError.
+  #decision(outcome: RouterOutcome): RouteDecision {
+    const base = { task: outcome.task, threshold: this.threshold };
+    let decision: RouteDecision;
+    if (outcome.chosen) {
+      decision = {
+        ...base,
+        strategy: this.routing,
+        ...outcome.chosen.candidate,
+        ...(outcome.runnerUp && { runnerUp: outcome.runnerUp }),
+      };
+    } else if (this.fallback) {
+      const tree = this.#treeOf.get(this.fallback);
+      decision = {
+        ...base,
+        strategy: 'fallback',
+        ...(tree && { tree: tree.name }),
+        agent: this.fallback.name,
+        score: 0,
+        similarity: 0,
+        keywordMatches: [],
+        ...(outcome.runnerUp && { runnerUp: outcome.runnerUp }),
+      };
+    } else {
+      const best = outcome.runnerUp;
+      throw new NoRouteError(
+        outcome.task,
+        `No agent of forest "${this.name}" is relevant to the task ${JSON.stringify(preview(outcome.task, 120))}` +
+          (best
+            ? `: the closest, ${best.agent}, has similarity ${best.similarity} (threshold ${this.threshold}) and no keyword match.`
+            : '.'),
+      );
+    }
+    if (this.verbose) {
+      const runnerUp = decision.runnerUp
+        ? `; runner-up ${decision.runnerUp.agent} ${decision.runnerUp.score}`
+        : '';
+      this.#logger(
+        `[forest] ${preview(decision.task, 60)} -> ${decision.tree ?? '(no tree)'} / ${decision.agent} ` +
+          `(${decision.strategy}, score ${decision.score}, keywords [${decision.keywordMatches.join(', ')}]${runnerUp})`,
+      );
+    }
+    return decision;
+  }
+
+  #agentOf(decision: RouteDecision): TreeAgent {
+    if (decision.strategy === 'fallback' && this.fallback) return this.fallback;
+    for (const [agent] of this.#treeOf) if (agent.name === decision.agent) return agent;
+    throw new NoRouteError(decision.task, `The forest has no agent named "${decision.agent}".`);
+  }
+}

@@ -1,0 +1,202 @@
+import {
+  Agent,
+  type AgentRunOptions,
+  ConfigError,
+  type Message,
+  type ModelLike,
+  RunContext,
+  type Tool,
+  type Usage,
+} from '@swarm/core';
+import {
+  type CachedEmbedder,
+  cachedEmbedder,
+  cosineSimilarity,
+  type Embedder,
+  localEmbedder,
+  tokenize,
+} from '@swarm/embeddings';
+import { extractKeywords } from './extract-keywords.js';
+import {
+  type AgentLogInput,
+  type AgentLogOutput,
+  consoleLogger,
+  type ForestLogger,
+  newLogId,
+  preview,
+} from './logs.js';
+
+/**
+ * The similarity a task needs to an agent's prompt when none of the agent's keywords match. Tuned
+ * for the local embedder; hosted embedders usually want a higher value (0.3 to 0.5).
+ */
+export const DEFAULT_THRESHOLD = 0.07;
+
+/** Options of a TreeAgent: either a ready core `agent`, or the fields to build one. */
+export interface TreeAgentOptions {
+  /** A ready agent to wrap; its `instructions` are the system prompt unless `systemPrompt` is given. */
+  agent?: Agent;
+  name?: string;
+  /** What the agent is expert in: it is the agent's instructions and what routing compares tasks with. */
+  systemPrompt?: string;
+  model?: ModelLike;
+  /** One line about the agent, embedded together with the system prompt. */
+  description?: string;
+  /** Words that route a task here when they appear in it as whole tokens (default: `extractKeywords(systemPrompt)`). */
+  keywords?: string[];
+  tools?: Tool[];
+  temperature?: number;
+  maxTokens?: number;
+  maxTurns?: number;
+  /** Used by `calculateDistance` and `isRelevantForTask` (default: the local embedder, cached). */
+  embedder?: Embedder;
+  /** Log each task's input and output records (default false). */
+  verbose?: boolean;
+  logger?: ForestLogger;
+}
+
+/** Per-run options of `runTask`. */
+export interface TreeAgentRunOptions extends AgentRunOptions {
+  /** Overrides the agent's own `verbose` for this run. */
+  verbose?: boolean;
+  logger?: ForestLogger;
+}
+
+/** What `runTask` returns: the agent's answer with the seed's input and output records. */
+export interface TreeAgentResult {
+  output: string;
+  /** The new turns of the run (assistant turns, tool calls and results). */
+  messages: Message[];
+  usage: Usage;
+  llmCalls: number;
+  agentInput: AgentLogInput;
+  agentOutput: AgentLogOutput;
+}
+
+/**
+ * A specialist agent with a system prompt that says what it is good at. Routing compares tasks with
+ * that prompt; nothing is embedded when the agent is built, only when relevance is first asked.
+ */
+export class TreeAgent {
+  readonly name: string;
+  readonly systemPrompt: string;
+  readonly description: string | undefined;
+  /** Lower-cased single-token keywords, matched against task tokens. */
+  readonly keywords: readonly string[];
+  /** The core agent that runs tasks. */
+  readonly agent: Agent;
+  readonly verbose: boolean;
+  readonly #logger: ForestLogger;
+  readonly #embedderOption: Embedder | undefined;
+  #embedder: CachedEmbedder | undefined;
+
+  constructor(options: TreeAgentOptions) {
+    const systemPrompt = options.systemPrompt ?? options.agent?.instructions;
+    const name = options.agent?.name ?? options.name;
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new ConfigError('TreeAgent: name must be a non-empty string (or pass agent).');
+    }
+    if (typeof systemPrompt !== 'string' || systemPrompt.trim() === '') {
+      throw new ConfigError(
+        `TreeAgent "${name}": systemPrompt must be a non-empty string; it is what tasks are routed by.`,
+      );
+    }
+    if (options.keywords !== undefined && !Array.isArray(options.keywords)) {
+      throw new ConfigError(`TreeAgent "${name}": keywords must be an array of strings.`);
+    }
+    if (!options.agent && options.model === undefined) {
+      throw new ConfigError(`TreeAgent "${name}": model is required when no agent is given.`);
+    }
+    this.name = name;
+    this.systemPrompt = systemPrompt;
+    this.description = options.description ?? options.agent?.description;
+    this.keywords = options.keywords
+      ? [...new Set(options.keywords.flatMap((keyword) => tokenize(keyword)))]
+      : extractKeywords(systemPrompt);
+    this.agent =
+      options.agent ??
+      new Agent({
+        name,
+        instructions: systemPrompt,
+        model: options.model!,
+        ...(this.description !== undefined && { description: this.description }),
+        ...(options.tools && { tools: options.tools }),
+        ...(options.temperature !== undefined && { temperature: options.temperature }),
+        ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
+        ...(options.maxTurns !== undefined && { maxTurns: options.maxTurns }),
+      });
+    this.verbose = options.verbose ?? false;
+    this.#logger = options.logger ?? consoleLogger;
+    this.#embedderOption = options.embedder;
+  }
+
+  /** The text routing embeds for this agent: its description, if any, and its system prompt. */
+  get routingText(): string {
+    return this.description ? `${this.description}\n${this.systemPrompt}` : this.systemPrompt;
+  }
+
+  /** Embedding distance to another agent, `1 - cosineSimilarity` of their prompts: 0 is identical. */
+  async calculateDistance(other: TreeAgent, options: { signal?: AbortSignal } = {}): Promise<number> {
+    const [mine, theirs] = await this.#embed([this.routingText, other.routingText], options.signal);
+    return 1 - cosineSimilarity(mine!, theirs!);
+  }
+
+  /**
+   * True when one of the agent's keywords is a whole token of the task, or when the task's
+   * similarity to the prompt is at least `threshold`. Embeds the prompt and the task in one call.
+   */
+  async isRelevantForTask(
+    task: string,
+    threshold = DEFAULT_THRESHOLD,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<boolean> {
+    if (this.keywordMatches(task).length > 0) return true;
+    const [prompt, taskVector] = await this.#embed([this.routingText, task], options.signal);
+    return cosineSimilarity(prompt!, taskVector!) >= threshold;
+  }
+
+  /** The agent's keywords that appear in the task as whole tokens (never as substrings). */
+  keywordMatches(task: string): string[] {
+    const tokens = new Set(tokenize(task));
+    return this.keywords.filter((keyword) => tokens.has(keyword));
+  }
+
+  /**
+   * Runs the task with the agent and returns its answer with the input and output log records,
+   * which are also emitted as `forest.agent_input` / `forest.agent_output` events.
+   */
+  async runTask(task: string, options: TreeAgentRunOptions = {}): Promise<TreeAgentResult> {
+    const { verbose = this.verbose, logger = this.#logger, ...runOptions } = options;
+    const context = RunContext.from(runOptions);
+    const agentInput: AgentLogInput = {
+      logId: newLogId(),
+      agentName: this.name,
+      task,
+      timestamp: new Date().toISOString(),
+    };
+    context.emit({ type: 'forest.agent_input', agent: this.name, log: agentInput });
+    if (verbose) logger(`[forest] ${this.name} starts: ${preview(task)}`);
+    const result = await this.agent.run(task, { ...runOptions, context });
+    const agentOutput: AgentLogOutput = {
+      logId: newLogId(),
+      agentName: this.name,
+      result: result.output,
+      timestamp: new Date().toISOString(),
+    };
+    context.emit({ type: 'forest.agent_output', agent: this.name, log: agentOutput });
+    if (verbose) logger(`[forest] ${this.name} answered: ${preview(result.output)}`);
+    return {
+      output: result.output,
+      messages: result.messages,
+      usage: result.usage,
+      llmCalls: result.llmCalls,
+      agentInput,
+      agentOutput,
+    };
+  }
+
+  #embed(texts: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
+    this.#embedder ??= cachedEmbedder(this.#embedderOption ?? localEmbedder());
+    return this.#embedder.embed(texts, signal ? { signal } : {});
+  }
+}
