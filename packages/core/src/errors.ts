@@ -9,6 +9,7 @@ export type SwarmErrorCode =
   | 'BUDGET_EXCEEDED'
   | 'MAX_TURNS_EXCEEDED'
   | 'NO_ROUTE'
+  | 'NO_ANSWER'
   | 'ABORTED';
 
 /** Base of every error swarm throws; `isInstance` works across duplicate copies of the package. */
