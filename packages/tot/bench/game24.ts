@@ -13,7 +13,9 @@ import {
   configureModelHint,
   errorMessage,
   generateObject,
+  type Model,
   type ModelLike,
+  resolveModel,
 } from '@swarm/core';
 import { z } from 'zod';
 import {
@@ -104,11 +106,21 @@ async function online(modelLike: ModelLike): Promise<void> {
   console.log(
     `Game of 24 with ${String(typeof modelLike === 'string' ? modelLike : modelLike.id)}: ${puzzles.length} puzzles (ranks 901-1000).\n`,
   );
+  // Every call is counted where it is made, so failed searches count too.
+  const inner = resolveModel(modelLike);
+  const counter = { calls: 0 };
+  const model: Model = {
+    id: inner.id,
+    generate: (request) => {
+      counter.calls += 1;
+      return inner.generate(request);
+    },
+  };
   const rows: [string, number, number][] = [];
-  rows.push(['IO prompt', ...(await measure('IO', (numbers) => io(modelLike, numbers)))]);
+  rows.push(['IO prompt', ...(await measure('IO', counter, (numbers) => io(model, numbers)))]);
   for (const breadth of [1, 5]) {
     const tot = new TreeOfThoughts({
-      model: modelLike,
+      model,
       numThoughts,
       breadth,
       maxDepth: 3,
@@ -118,13 +130,9 @@ async function online(modelLike: ModelLike): Promise<void> {
       evaluationCriteria:
         'Can the numbers left still make 24 with + - * /, each used once? Score 1 if surely, about 0.5 if likely, 0 if impossible. A final step must leave exactly 24.',
     });
-    const run = async (numbers: number[]) => {
-      const answer = await tot.run(
-        `${game24Task(numbers)} Answer with one expression that uses each number exactly once.`,
-      );
-      return { answer, calls: tot.lastResult!.llmCalls };
-    };
-    rows.push([`ToT (b=${breadth})`, ...(await measure(`ToT b=${breadth}`, run))]);
+    const run = (numbers: number[]) =>
+      tot.run(`${game24Task(numbers)} Answer with one expression that uses each number exactly once.`);
+    rows.push([`ToT (b=${breadth})`, ...(await measure(`ToT b=${breadth}`, counter, run))]);
   }
   console.log('| Method | Success | Calls per puzzle |');
   console.log('| --- | ---: | ---: |');
@@ -137,26 +145,25 @@ async function online(modelLike: ModelLike): Promise<void> {
 
 async function measure(
   label: string,
-  solve: (numbers: number[]) => Promise<{ answer: string; calls: number }>,
+  counter: { calls: number },
+  solve: (numbers: number[]) => Promise<string>,
 ): Promise<[number, number]> {
   let solved = 0;
-  let calls = 0;
+  const before = counter.calls;
   for (const [i, numbers] of puzzles.entries()) {
     try {
-      const { answer, calls: used } = await solve(numbers);
-      calls += used;
+      const answer = await solve(numbers);
       if (checkGame24(answer, numbers).ok) solved += 1;
     } catch (error) {
       console.error(`${label} #${i + 901} ${numbers.join(' ')}: ${errorMessage(error)}`);
     }
-    process.stderr.write(`\r${label}: ${i + 1}/${puzzles.length}, ${solved} solved`);
   }
-  process.stderr.write('\n');
-  return [(100 * solved) / puzzles.length, calls / puzzles.length];
+  console.error(`${label}: ${solved}/${puzzles.length} solved`);
+  return [(100 * solved) / puzzles.length, (counter.calls - before) / puzzles.length];
 }
 
 /** The paper's IO baseline: one call, answer directly (five worked examples, as in its prompt). */
-async function io(modelLike: ModelLike, numbers: number[]): Promise<{ answer: string; calls: number }> {
+async function io(model: Model, numbers: number[]): Promise<string> {
   const examples = [
     ['4 4 6 8', '(4 + 8) * (6 - 4) = 24'],
     ['2 9 10 12', '2 * 12 * (10 - 9) = 24'],
@@ -167,8 +174,8 @@ async function io(modelLike: ModelLike, numbers: number[]): Promise<{ answer: st
   const shots = examples.map(([input, output]) => `Input: ${input}\nAnswer: ${output}`).join('\n');
   const prompt = `Use numbers and basic arithmetic operations (+ - * /) to obtain 24.\n${shots}\nInput: ${numbers.join(' ')}`;
   const schema = z.object({ answer: z.string().describe('The expression, e.g. (13 - 9) * (10 - 4) = 24') });
-  const result = await generateObject(modelLike, { schema, prompt, name: 'answer', maxRepairs: 0 });
-  return { answer: result.object.answer, calls: result.llmCalls };
+  const result = await generateObject(model, { schema, prompt, name: 'answer', maxRepairs: 0 });
+  return result.object.answer;
 }
 
 function countEvaluated(node: ThoughtNode): number {
