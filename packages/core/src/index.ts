@@ -28,6 +28,7 @@ export { type GenerateObjectOptions, type GenerateObjectResult, generateObject }
 export { Limiter, type LimiterOptions } from './limiter.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
+export { lazyOpenAIClient, type OpenAIConnectionOptions } from './providers/openai-client.js';
 export {
   type OpenAICompatiblePreset,
   openaiCompatibleModel,

@@ -1,8 +1,9 @@
 import {
   ConfigError,
+  lazyOpenAIClient,
   ModelError,
+  type OpenAIConnectionOptions,
   raceAbort,
-  resolveProviderSettings,
   toSwarmError,
   validateProviderOptions,
 } from '@swarm/core';
@@ -10,31 +11,13 @@ import OpenAI from 'openai';
 import type { Embedder } from './embedder.js';
 
 /** Options of `openaiEmbedder`: the same factory serves OpenAI and every OpenAI-compatible server. */
-export interface OpenAIEmbedderOptions {
-  /** The API key; defaults to the `apiKeyEnv` variable, read at the first call. */
-  apiKey?: string;
-  /** The endpoint; defaults to the `baseURLEnv` variable, then `defaultBaseURL`. */
-  baseURL?: string;
+export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions {
   /** Vector length, for models that can shorten their vectors (`text-embedding-3-*`). */
   dimensions?: number;
   /** Per-call timeout in milliseconds (SDK default: 10 minutes). */
   timeoutMs?: number;
-  /** SDK retries on 408/409/429/5xx and connection errors, honouring Retry-After (SDK default: 2). */
-  maxRetries?: number;
   /** Most texts per request (default 2048, OpenAI's limit); `cachedEmbedder` splits larger requests. */
   maxBatchSize?: number;
-  /** The provider name used in the id and errors (default `'openai'`). */
-  provider?: string;
-  /** The environment variable holding the key (default `OPENAI_API_KEY`). */
-  apiKeyEnv?: string;
-  /** The environment variable holding the endpoint (default `OPENAI_BASE_URL`). */
-  baseURLEnv?: string;
-  /** The endpoint when neither `baseURL` nor the variable is set (default `https://api.openai.com/v1`). */
-  defaultBaseURL?: string;
-  /** False for local servers (Ollama, vLLM, LM Studio) that accept any key. */
-  requireApiKey?: boolean;
-  /** A ready SDK client, used as is (key and endpoint options are then ignored). */
-  client?: OpenAI;
 }
 
 /**
@@ -53,28 +36,7 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
     throw new ConfigError(`openaiEmbedder: maxBatchSize must be an integer >= 1 (got ${maxBatchSize}).`);
   }
   const provider = options.provider ?? 'openai';
-  let client = options.client;
-
-  const getClient = (): OpenAI => {
-    if (client) return client;
-    const settings = resolveProviderSettings({
-      provider,
-      apiKey: options.apiKey,
-      apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
-      requireApiKey: options.requireApiKey ?? true,
-      baseURL: options.baseURL,
-      baseURLEnv: options.baseURLEnv ?? 'OPENAI_BASE_URL',
-      defaultBaseURL: options.defaultBaseURL ?? 'https://api.openai.com/v1',
-    });
-    client = new OpenAI({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseURL,
-      // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
-      ...(provider !== 'openai' && { organization: null, project: null }),
-      ...(maxRetries !== undefined && { maxRetries }),
-    });
-    return client;
-  };
+  const getClient = lazyOpenAIClient(options);
 
   return {
     id: `${provider}:${model}`,

@@ -11,8 +11,9 @@ import type {
   ToolChoice,
   Usage,
 } from '../types.js';
+import { lazyOpenAIClient, type OpenAIConnectionOptions } from './openai-client.js';
 import { raceAbort, toSwarmError } from './provider-error.js';
-import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
+import { validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
 
 type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
@@ -21,31 +22,11 @@ type ChatToolChoice = OpenAI.Chat.ChatCompletionToolChoiceOption;
 type ChatUsage = OpenAI.CompletionUsage;
 
 /** Options of `openaiModel`; the same factory serves OpenAI itself and every OpenAI-compatible server. */
-export interface OpenAIModelOptions {
-  /** The API key; defaults to the `apiKeyEnv` variable, read at the first call. */
-  apiKey?: string;
-  /** The endpoint; defaults to the `baseURLEnv` variable, then `defaultBaseURL`. */
-  baseURL?: string;
+export interface OpenAIModelOptions extends OpenAIConnectionOptions {
   /** Per-call timeout in milliseconds, passed to the SDK (SDK default: 10 minutes). */
   timeoutMs?: number;
-  /** SDK retries on 408/409/429/5xx and connection errors, honouring Retry-After (SDK default: 2). */
-  maxRetries?: number;
-  organization?: string;
-  defaultHeaders?: Record<string, string>;
-  /** The provider name used in model ids and errors (default `'openai'`). */
-  provider?: string;
-  /** The environment variable holding the key (default `OPENAI_API_KEY`). */
-  apiKeyEnv?: string;
-  /** The environment variable holding the endpoint (default `OPENAI_BASE_URL`). */
-  baseURLEnv?: string;
-  /** The endpoint when neither `baseURL` nor the variable is set (default `https://api.openai.com/v1`). */
-  defaultBaseURL?: string;
-  /** False for local servers (Ollama, vLLM, LM Studio): a missing key is then replaced by a placeholder. */
-  requireApiKey?: boolean;
   /** `max_completion_tokens` for OpenAI proper, `max_tokens` for compatible servers. */
   maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
-  /** A ready SDK client, used as is (key and endpoint options are then ignored). */
-  client?: OpenAI;
 }
 
 /** A Model over the OpenAI Chat Completions API; the SDK client is created at the first call. */
@@ -53,30 +34,7 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   validateProviderOptions('openaiModel', model, options);
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
-  let client: OpenAI | undefined = options.client;
-
-  const getClient = (): OpenAI => {
-    if (client) return client;
-    const settings = resolveProviderSettings({
-      provider,
-      apiKey: options.apiKey,
-      apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
-      requireApiKey: options.requireApiKey ?? true,
-      baseURL: options.baseURL,
-      baseURLEnv: options.baseURLEnv ?? 'OPENAI_BASE_URL',
-      defaultBaseURL: options.defaultBaseURL ?? 'https://api.openai.com/v1',
-    });
-    client = new OpenAI({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseURL,
-      // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
-      organization: options.organization ?? (provider === 'openai' ? undefined : null),
-      project: provider === 'openai' ? undefined : null,
-      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
-    });
-    return client;
-  };
+  const getClient = lazyOpenAIClient(options);
 
   const requestOptions = (request: ModelRequest): OpenAI.RequestOptions => ({
     ...(request.signal && { signal: request.signal }),

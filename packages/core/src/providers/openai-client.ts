@@ -1,0 +1,57 @@
+import OpenAI from 'openai';
+import { resolveProviderSettings } from './provider-settings.js';
+
+/** Where and how to reach an OpenAI-compatible server; shared by chat models and embedders. */
+export interface OpenAIConnectionOptions {
+  /** The API key; defaults to the `apiKeyEnv` variable, read at the first call. */
+  apiKey?: string;
+  /** The endpoint; defaults to the `baseURLEnv` variable, then `defaultBaseURL`. */
+  baseURL?: string;
+  /** SDK retries on 408/409/429/5xx and connection errors, honouring Retry-After (SDK default: 2). */
+  maxRetries?: number;
+  organization?: string;
+  defaultHeaders?: Record<string, string>;
+  /** The provider name used in ids and errors (default `'openai'`). */
+  provider?: string;
+  /** The environment variable holding the key (default `OPENAI_API_KEY`). */
+  apiKeyEnv?: string;
+  /** The environment variable holding the endpoint (default `OPENAI_BASE_URL`). */
+  baseURLEnv?: string;
+  /** The endpoint when neither `baseURL` nor the variable is set (default `https://api.openai.com/v1`). */
+  defaultBaseURL?: string;
+  /** False for local servers (Ollama, vLLM, LM Studio): a missing key is then replaced by a placeholder. */
+  requireApiKey?: boolean;
+  /** A ready SDK client, used as is (key and endpoint options are then ignored). */
+  client?: OpenAI;
+}
+
+/**
+ * Returns a getter that creates the `openai` SDK client at its first use, so that constructing a
+ * model never reads the environment and a missing key is a ConfigError at the first call.
+ */
+export function lazyOpenAIClient(options: OpenAIConnectionOptions): () => OpenAI {
+  const provider = options.provider ?? 'openai';
+  let client: OpenAI | undefined = options.client;
+  return () => {
+    if (client) return client;
+    const settings = resolveProviderSettings({
+      provider,
+      apiKey: options.apiKey,
+      apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
+      requireApiKey: options.requireApiKey ?? true,
+      baseURL: options.baseURL,
+      baseURLEnv: options.baseURLEnv ?? 'OPENAI_BASE_URL',
+      defaultBaseURL: options.defaultBaseURL ?? 'https://api.openai.com/v1',
+    });
+    client = new OpenAI({
+      apiKey: settings.apiKey,
+      baseURL: settings.baseURL,
+      // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
+      organization: options.organization ?? (provider === 'openai' ? undefined : null),
+      project: provider === 'openai' ? undefined : null,
+      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+    });
+    return client;
+  };
+}
