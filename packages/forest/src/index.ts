@@ -1,5 +1,6 @@
 export { cosineSimilarity } from '@swarm/embeddings';
 export { type ExtractKeywordsOptions, extractKeywords } from './extract-keywords.js';
+export { type ForestDescriptorConfig, forestDescriptor } from './forest-descriptor.js';
 export {
   type BatchedRunOptions,
   type ForestLogs,

@@ -34,4 +34,5 @@ export type {
   ThoughtRating,
 } from './strategies.js';
 export { ThoughtNode, type ThoughtNodeJSON } from './thought-node.js';
+export { type TreeOfThoughtsDescriptorConfig, treeOfThoughtsDescriptor } from './tot-descriptor.js';
 export { type FormattedOutput, TreeOfThoughts } from './tree-of-thoughts.js';
