@@ -133,6 +133,26 @@ describe('Agent', () => {
     expect(events.filter((e) => e.type === 'tool.result').map((e) => e.skipped)).toEqual([undefined, true]);
   });
 
+  it('says why later calls were skipped when the run-ending call itself failed validation', async () => {
+    const stop = tool({
+      name: 'stop',
+      description: 'End.',
+      parameters: z.object({ why: z.string() }),
+      endsRun: true,
+      execute: ({ why }) => why,
+    });
+    const model = new ScriptedModel([
+      toolCalls({ name: 'stop', arguments: { why: 1 } }, { name: 'stop', arguments: { why: 'second' } }),
+      reply('gave up'),
+    ]);
+    const result = await new Agent({ name: 'a', model, tools: [stop] }).run('x');
+    expect(result.endedBy).toBeUndefined();
+    expect(result.output).toBe('gave up');
+    expect(result.toolCalls[1]?.result).toBe(
+      'Not executed: stop came first in this response and failed; call again if it is still needed.',
+    );
+  });
+
   it('emits agent, model and tool events in order', async () => {
     const events: SwarmEvent[] = [];
     const model = new ScriptedModel([toolCall('add', { a: 1, b: 2 }), reply('3')]);

@@ -178,8 +178,13 @@ export class Agent {
     const executed = await Promise.all(
       runnable.map((call) => this.#runTool(call, byName.get(call.name), context)),
     );
+    const ending = executed.at(-1);
+    const reason =
+      ending && !ending.isError
+        ? `${ending.call.name} ended this turn first.`
+        : `${ending?.call.name} came first in this response and failed; call again if it is still needed.`;
     const skipped = calls.slice(runnable.length).map((call): ToolCallRecord => {
-      const result = `Not executed: ${calls[firstEnding]!.name} ended this turn first.`;
+      const result = `Not executed: ${reason}`;
       context.emit({
         type: 'tool.result',
         agent: this.name,

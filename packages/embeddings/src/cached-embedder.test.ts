@@ -1,4 +1,4 @@
-import { ConfigError, ModelError } from '@swarm/core';
+import { AbortError, ConfigError, ModelError } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { cachedEmbedder } from './cached-embedder.js';
@@ -52,6 +52,28 @@ describe('cachedEmbedder', () => {
     const [[a], [b]] = await Promise.all([one, two]);
     expect(calls).toEqual([['same', 'x']]);
     expect(a).toBe(b);
+  });
+
+  it("does not fail a shared request when only another caller's signal cancels the call", async () => {
+    const calls: string[][] = [];
+    // Honours its signal like a remote embedder: an aborted call rejects at once.
+    const inner: Embedder = {
+      id: 'abortable',
+      embed: (texts, options) =>
+        new Promise((resolve, reject) => {
+          calls.push([...texts]);
+          options?.signal?.addEventListener('abort', () => reject(new AbortError()));
+          setTimeout(() => resolve(texts.map(() => Float32Array.of(1, 0))), 20);
+        }),
+    };
+    const cached = cachedEmbedder(inner);
+    const controller = new AbortController();
+    const impatient = cached.embed(['same'], { signal: controller.signal });
+    const patient = cached.embed(['same']);
+    controller.abort();
+    await expect(impatient).rejects.toBeInstanceOf(AbortError);
+    await expect(patient).resolves.toHaveLength(1);
+    expect(calls).toEqual([['same'], ['same']]);
   });
 
   it('does not cache a failure: the error reaches the caller and the next request tries again', async () => {

@@ -29,7 +29,9 @@ export function cachedEmbedder(inner: Embedder, options: CachedEmbedderOptions =
       `cachedEmbedder: maxBatchSize must be an integer >= 1 or Infinity (got ${maxBatchSize}).`,
     );
   }
-  const cache = new Map<string, Promise<Float32Array>>();
+  // Each entry remembers the signal of the call that embeds it, so a caller can tell a call that
+  // another caller cancelled from a failure of its own.
+  const cache = new Map<string, { vector: Promise<Float32Array>; signal: AbortSignal | undefined }>();
 
   const embedBatch = (batch: string[], embedOptions: EmbedOptions) => {
     const call = inner.embed(batch, embedOptions).then((vectors) => {
@@ -41,10 +43,10 @@ export function cachedEmbedder(inner: Embedder, options: CachedEmbedderOptions =
       return vectors;
     });
     batch.forEach((text, i) => {
-      const vector = call.then((vectors) => vectors[i]!);
-      cache.set(text, vector);
-      vector.catch(() => {
-        if (cache.get(text) === vector) cache.delete(text);
+      const entry = { vector: call.then((vectors) => vectors[i]!), signal: embedOptions.signal };
+      cache.set(text, entry);
+      entry.vector.catch(() => {
+        if (cache.get(text) === entry) cache.delete(text);
       });
     });
   };
@@ -60,12 +62,23 @@ export function cachedEmbedder(inner: Embedder, options: CachedEmbedderOptions =
       cache.clear();
     },
     async embed(texts, embedOptions = {}) {
-      throwIfAborted(embedOptions.signal);
-      const missing = [...new Set(texts.filter((text) => !cache.has(text)))];
-      for (let start = 0; start < missing.length; start += maxBatchSize) {
-        embedBatch(missing.slice(start, start + maxBatchSize), embedOptions);
+      const { signal } = embedOptions;
+      for (;;) {
+        throwIfAborted(signal);
+        const missing = [...new Set(texts.filter((text) => !cache.has(text)))];
+        for (let start = 0; start < missing.length; start += maxBatchSize) {
+          embedBatch(missing.slice(start, start + maxBatchSize), embedOptions);
+        }
+        const entries = texts.map((text) => cache.get(text)!);
+        try {
+          return await Promise.all(entries.map((entry) => entry.vector));
+        } catch (error) {
+          // A shared call cancelled by another caller's signal is not this caller's failure: the
+          // cancelled entries are gone from the cache, so asking again starts a fresh call.
+          const cancelledByOther = entries.some((e) => e.signal !== signal && e.signal?.aborted);
+          if (signal?.aborted || !cancelledByOther) throw error;
+        }
       }
-      return Promise.all(texts.map((text) => cache.get(text)!));
     },
   };
 }

@@ -10,6 +10,13 @@ describe('localEmbedder', () => {
     expect(Array.from(a!)).toEqual(Array.from(b!));
   });
 
+  it('gives a fixed text the same vector as recorded, so it cannot depend on the machine or the run', async () => {
+    // "tax" twice (1 + ln 2), "fil" once, two word pairs at 0.6; signed hashing flips one of them.
+    const [vector] = await localEmbedder({ dimensions: 16, charNgrams: false }).embed(['Tax filing, taxes']);
+    const expected = [0, 0, 0, 0.7906, 0, 0, 0, 0, 0, 0.4669, 0, -0.2802, 0, 0, 0, 0.2802];
+    for (const [i, x] of expected.entries()) expect(vector![i]).toBeCloseTo(x, 4);
+  });
+
   it('returns L2-normalized vectors of the configured length', async () => {
     const [vector] = await localEmbedder({ dimensions: 512 }).embed(['Delaware corporate taxes']);
     expect(vector).toHaveLength(512);

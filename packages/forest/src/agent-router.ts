@@ -39,7 +39,7 @@ interface Prepared {
 export class AgentRouter {
   readonly entries: readonly RouterEntry[];
   readonly embedder: CachedEmbedder;
-  #prepared: Promise<Prepared> | undefined;
+  #build: { prepared: Promise<Prepared>; signal: AbortSignal | undefined } | undefined;
 
   constructor(entries: readonly RouterEntry[], embedder: CachedEmbedder) {
     this.entries = entries;
@@ -53,29 +53,46 @@ export class AgentRouter {
     signal?: AbortSignal,
   ): Promise<RouterOutcome[]> {
     throwIfAborted(signal);
-    const prepared = await this.#prepare(signal);
+    const prepared = await this.#prepared(signal);
     const vectors = await this.#embed([...tasks], signal);
     return tasks.map((task, i) => this.#decide(task, vectors[i]!, prepared, settings));
   }
 
   /** Each agent's prompt vector, in entry order (embedded once, in one call). */
   async vectors(signal?: AbortSignal): Promise<Float32Array[]> {
-    const { index } = await this.#prepare(signal);
+    const { index } = await this.#prepared(signal);
     return this.entries.map((_, i) => index.vector(i));
   }
 
-  #prepare(signal: AbortSignal | undefined): Promise<Prepared> {
-    if (!this.#prepared) {
-      this.#prepared = this.#build(signal);
-      // A failed build is not remembered: the next route tries again and reports its own error.
-      this.#prepared.catch(() => {
-        this.#prepared = undefined;
-      });
+  // The shared build runs under the signal of the caller that started it; when another caller's
+  // signal cancels it, this caller (not aborted itself) starts the build again.
+  async #prepared(signal: AbortSignal | undefined): Promise<Prepared> {
+    for (;;) {
+      const build = this.#prepare(signal);
+      try {
+        return await build.prepared;
+      } catch (error) {
+        if (signal?.aborted || build.signal === signal || !build.signal?.aborted) throw error;
+      }
     }
-    return this.#prepared;
   }
 
-  async #build(signal: AbortSignal | undefined): Promise<Prepared> {
+  #prepare(signal: AbortSignal | undefined): {
+    prepared: Promise<Prepared>;
+    signal: AbortSignal | undefined;
+  } {
+    if (!this.#build) {
+      const build = { prepared: this.#buildIndex(signal), signal };
+      this.#build = build;
+      // A failed build is not remembered: the next route tries again and reports its own error.
+      build.prepared.catch(() => {
+        if (this.#build === build) this.#build = undefined;
+      });
+    }
+    return this.#build;
+  }
+
+  async #buildIndex(signal: AbortSignal | undefined): Promise<Prepared> {
     const vectors = await this.#embed(
       this.entries.map((e) => e.agent.routingText),
       signal,

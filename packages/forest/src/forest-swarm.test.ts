@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, Conversation, ModelError, type SwarmEvent } from '@swarm/core';
+import { AbortError, ConfigError, Conversation, ModelError, type SwarmEvent } from '@swarm/core';
 import { fail, Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import type { Embedder } from '@swarm/embeddings';
 import { describe, expect, it } from 'vitest';
@@ -31,11 +31,16 @@ describe('ForestSwarm.route', () => {
   });
 
   it('counts keywords only as whole tokens, never as substrings', async () => {
-    const forest = financialForest();
-    // "tax" is a Tax Expert keyword; "taxi" and "syntax" must not match it.
-    const decision = await forest.route('Book a taxi and fix the syntax of my React component');
-    expect(decision.keywordMatches).not.toContain('tax');
-    expect(decision.agent).toBe('Frontend Developer');
+    // "tax" is a Tax Expert keyword; "taxi" and "syntax" must not match it. With 'first' routing a
+    // substring match would make the Tax Expert (first tree, first agent) relevant and take the task.
+    const task = 'Book a taxi and fix the syntax of my React component';
+    const best = await financialForest().route(task);
+    expect(best.agent).toBe('Frontend Developer');
+    expect(best.runnerUp).toMatchObject({ agent: 'Tax Expert', keywordMatches: [] });
+    const first = await financialForest({ routing: 'first' }).route(task);
+    expect(first).toMatchObject({ agent: 'Frontend Developer', keywordMatches: [] });
+    const taxOnly = await financialForest({ routing: 'first' }).route('Is a tax refund taxable?');
+    expect(taxOnly).toMatchObject({ agent: 'Tax Expert', keywordMatches: ['tax'] });
   });
 
   it("with routing 'first' takes the first relevant agent in tree order, not the best one", async () => {
@@ -105,6 +110,35 @@ describe('ForestSwarm.route', () => {
     await expect(forest.route('Any task about taxes')).rejects.toThrow('embeddings down');
     failing = false;
     await expect(forest.route('Any task about taxes')).resolves.toMatchObject({ agent: 'Tax Expert' });
+  });
+
+  it('rejects a fallback or a tree of the wrong kind at construction', () => {
+    // @ts-expect-error: not a TreeAgent
+    expect(() => financialForest({ fallback: { name: 'x' } })).toThrow(/fallback must be a TreeAgent/);
+    // @ts-expect-error: not a Tree
+    expect(() => new ForestSwarm({ trees: [{ name: 'T', agents: [] }] })).toThrow(ConfigError);
+    // @ts-expect-error: a string threshold
+    expect(() => financialForest({ threshold: '0.5' })).toThrow(/threshold must be a number/);
+  });
+
+  it("routes a task even when another caller's abort cancels the shared prompt embedding", async () => {
+    const local = countingEmbedder();
+    // Honours its signal like a remote embedder: an aborted call rejects at once.
+    const slow: Embedder = {
+      id: 'slow',
+      embed: (texts, options) =>
+        new Promise((resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new AbortError()));
+          setTimeout(() => resolve(local.embedder.embed(texts)), 20);
+        }),
+    };
+    const forest = financialForest({ embedder: slow });
+    const controller = new AbortController();
+    const cancelled = forest.route('Can I deduct my home office on my taxes?', { signal: controller.signal });
+    const kept = forest.route('Can I deduct my home office on my taxes?');
+    controller.abort();
+    await expect(cancelled).rejects.toBeInstanceOf(AbortError);
+    await expect(kept).resolves.toMatchObject({ agent: 'Tax Expert' });
   });
 
   it('validates its options, naming the option and the accepted range', () => {
@@ -190,7 +224,25 @@ describe('ForestSwarm.run', () => {
       'How do I center a div with CSS?',
     );
     expect(lines[0]).toMatch(/-> Software Engineering \/ Frontend Developer \(best, score/);
+    expect(lines.some((l) => l.includes('Frontend Developer starts'))).toBe(true);
     expect(lines.some((l) => l.includes('Frontend Developer answered'))).toBe(true);
+    // The TreeLog is logged too: a verbose forest makes every tree verbose, as in the seed.
+    expect(lines.some((l) => l.includes('Software Engineering / Frontend Developer ran'))).toBe(true);
+  });
+
+  it("logs a verbose tree's agent and tree records through the tree's logger", async () => {
+    const treeLines: string[] = [];
+    const forestLines: string[] = [];
+    const agent = new TreeAgent({
+      name: 'Tax',
+      systemPrompt: 'I am a tax expert.',
+      model: answering('Tax'),
+    });
+    const tree = new Tree({ name: 'T', agents: [agent], verbose: true, logger: (l) => treeLines.push(l) });
+    await new ForestSwarm({ trees: [tree], logger: (l) => forestLines.push(l) }).run('A tax question');
+    expect(forestLines).toEqual([]);
+    expect(treeLines).toHaveLength(3);
+    expect(treeLines.join('\n')).toMatch(/Tax starts[\s\S]*Tax answered[\s\S]*T \/ Tax ran/);
   });
 
   it('saves the conversation atomically after a run when conversationPath is set', async () => {
@@ -210,6 +262,31 @@ describe('ForestSwarm.run', () => {
 });
 
 describe('ForestSwarm.batchedRun', () => {
+  it('saves every task and answer of a concurrent batch to the conversation file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'forest-'));
+    try {
+      const path = join(dir, 'conversation.json');
+      const tasks = [
+        'How many calories should I eat to lose weight?',
+        'Create a 16 week marathon training program.',
+        'Is taking melatonin every night safe?',
+        'How should we store user passwords securely with encryption?',
+      ];
+      const settled = await financialForest({ conversationPath: path }).batchedRun(tasks, { maxWorkers: 4 });
+      expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
+      const saved = await Conversation.load(path);
+      expect(saved.entries).toHaveLength(8);
+      expect(
+        saved.entries
+          .filter((e) => e.role === 'user')
+          .map((e) => e.content)
+          .sort(),
+      ).toEqual([...tasks].sort());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('returns settled results in task order when one agent fails and one task has no route', async () => {
     const forest = new ForestSwarm({
       trees: routingTrees((name) =>

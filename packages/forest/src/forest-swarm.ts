@@ -14,8 +14,8 @@ import { AgentRouter, type RouterOutcome, type RouterSettings } from './agent-ro
 import type { AgentLogInput, AgentLogOutput, ForestLogger, TreeLog } from './logs.js';
 import { consoleLogger, preview } from './logs.js';
 import type { RouteDecision, RoutingStrategy } from './route-decision.js';
-import type { Tree } from './tree.js';
-import { DEFAULT_THRESHOLD, type TreeAgent } from './tree-agent.js';
+import { Tree } from './tree.js';
+import { DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
 
 /** Options of a ForestSwarm. */
 export interface ForestSwarmOptions {
@@ -85,6 +85,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   readonly #logger: ForestLogger;
   readonly #router: AgentRouter;
   readonly #treeOf = new Map<TreeAgent, Tree>();
+  #saving: Promise<void> = Promise.resolve();
 
   constructor(options: ForestSwarmOptions) {
     super();
@@ -99,18 +100,22 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
       );
     }
     const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-    if (!(threshold >= -1 && threshold <= 1)) {
+    if (typeof threshold !== 'number' || !(threshold >= -1 && threshold <= 1)) {
       throw new ConfigError(`ForestSwarm: threshold must be a number from -1 to 1 (got ${threshold}).`);
     }
     const keywordWeight = options.keywordWeight ?? 0.1;
-    if (!(keywordWeight >= 0 && keywordWeight <= 1)) {
+    if (typeof keywordWeight !== 'number' || !(keywordWeight >= 0 && keywordWeight <= 1)) {
       throw new ConfigError(
         `ForestSwarm: keywordWeight must be a number from 0 to 1 (got ${keywordWeight}).`,
       );
     }
     const treeNames = new Set<string>();
     const agentNames = new Set<string>();
+    if (options.fallback !== undefined && !(options.fallback instanceof TreeAgent)) {
+      throw new ConfigError('ForestSwarm: fallback must be a TreeAgent.');
+    }
     for (const tree of trees) {
+      if (!(tree instanceof Tree)) throw new ConfigError('ForestSwarm: trees must be Tree instances.');
       if (treeNames.has(tree.name)) throw new ConfigError(`ForestSwarm: two trees are named "${tree.name}".`);
       treeNames.add(tree.name);
       for (const agent of tree.agents) {
@@ -226,21 +231,31 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     context.emit({ type: 'forest.route', agent: decision.agent, decision });
     const agent = this.#agentOf(decision);
     const tree = this.#treeOf.get(agent);
-    const ran = await agent.runTask(task, {
-      ...options,
-      context,
-      verbose: this.verbose || agent.verbose,
-      logger: this.#logger,
-    });
+    // As in the seed, a verbose forest makes every tree verbose and a verbose tree every agent; the
+    // lines go to the logger of the most general verbose level.
+    const logging = this.verbose
+      ? { verbose: true, logger: this.#logger }
+      : tree?.verbose
+        ? { verbose: true, logger: tree.logger }
+        : {};
+    const ran = await agent.runTask(task, { ...options, context, ...logging });
     const logs: ForestLogs = { agentInput: ran.agentInput, agentOutput: ran.agentOutput };
     if (tree) {
-      logs.tree = tree.logTreeExecution(task, agent, ran.output);
+      logs.tree = tree.logTreeExecution(task, agent, ran.output, logging);
       context.emit({ type: 'forest.tree_log', agent: agent.name, log: logs.tree });
     }
     this.conversation.add('user', task);
     this.conversation.add('assistant', ran.output, agent.name);
-    if (this.conversationPath) await this.conversation.save(this.conversationPath);
+    if (this.conversationPath) await this.#saveConversation(this.conversationPath);
     return { output: ran.output, decision, logs, usage: ran.usage, llmCalls: ran.llmCalls };
+  }
+
+  // Saves one after another, each writing the conversation as it is then: concurrent tasks of a
+  // batch would otherwise race their renames, and an older snapshot could land last.
+  #saveConversation(path: string): Promise<void> {
+    const saving = this.#saving.catch(() => {}).then(() => this.conversation.save(path));
+    this.#saving = saving;
+    return saving;
   }
 
   #settings(): RouterSettings {

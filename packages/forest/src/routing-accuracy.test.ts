@@ -1,3 +1,4 @@
+import { respond, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { ForestSwarm } from './forest-swarm.js';
 import { countingEmbedder, routingSet, routingTrees } from './test-helpers.js';
@@ -56,18 +57,21 @@ describe('routing the labelled set with the local embedder', () => {
 
   it('makes exactly one embedding call for all agent prompts and one per batchedRun', async () => {
     const { embedder, calls } = countingEmbedder();
-    const forest = new ForestSwarm({ trees: routingTrees(() => 'openai:unused'), embedder });
+    const answering = (name: string) => new ScriptedModel([], { fallback: respond(() => `${name} answers`) });
+    const forest = new ForestSwarm({ trees: routingTrees(answering), embedder });
     const agents = routingSet.trees.flatMap((t) => t.agents);
     expect(calls).toHaveLength(0); // nothing is embedded when the forest is built
 
     const tasks = routingSet.tasks.map((t) => t.task);
-    await forest.routeAll(tasks);
+    const settled = await forest.batchedRun(tasks, { maxWorkers: 8 });
+    expect(settled.filter((s) => s.status === 'fulfilled').length).toBeGreaterThanOrEqual(0.9 * tasks.length);
     expect(calls).toHaveLength(2);
-    expect(calls[0]).toHaveLength(agents.length);
+    expect(calls[0]).toEqual(agents.map((a) => a.systemPrompt));
     expect(calls[1]).toEqual(tasks);
 
-    await forest.route('How do I fix my React layout?');
+    const more = ['How do I fix my React layout?', 'Which index speeds up this SQL query?'];
+    await forest.batchedRun(more);
     expect(calls).toHaveLength(3);
-    expect(calls[2]).toEqual(['How do I fix my React layout?']);
+    expect(calls[2]).toEqual(more);
   });
 });

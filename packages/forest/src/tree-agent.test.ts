@@ -1,4 +1,4 @@
-import { Agent, ConfigError, type SwarmEvent } from '@swarm/core';
+import { Agent, ConfigError, ModelError, type SwarmEvent } from '@swarm/core';
 import { reply, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { countingEmbedder } from './test-helpers.js';
@@ -61,6 +61,22 @@ describe('TreeAgent', () => {
     await expect(tax.isRelevantForTask('What about my tax?')).resolves.toBe(true);
     await expect(tax.isRelevantForTask('Call me a taxi')).resolves.toBe(false);
     await expect(tax.isRelevantForTask('Call me a taxi', -1)).resolves.toBe(true);
+  });
+
+  it('reports an embedding failure as an error, never as a zero-vector similarity', async () => {
+    const tax = new TreeAgent({
+      name: 'Tax',
+      systemPrompt: 'I am a tax expert.',
+      model: new ScriptedModel(),
+      embedder: {
+        id: 'down',
+        embed: async () => {
+          throw new ModelError('embeddings down', { provider: 'down' });
+        },
+      },
+    });
+    await expect(tax.isRelevantForTask('Call me a taxi', -1)).rejects.toThrow('embeddings down');
+    await expect(tax.calculateDistance(tax)).rejects.toThrow('embeddings down');
   });
 
   it('runs a task and returns the answer with its input and output records, also as events', async () => {

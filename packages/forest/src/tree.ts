@@ -3,7 +3,7 @@ import { cachedEmbedder, cosineSimilarity, type Embedder, localEmbedder } from '
 import { AgentRouter } from './agent-router.js';
 import { consoleLogger, type ForestLogger, newLogId, preview, type TreeLog } from './logs.js';
 import type { RoutingStrategy } from './route-decision.js';
-import { DEFAULT_THRESHOLD, type TreeAgent } from './tree-agent.js';
+import { DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
 
 /** Options of a Tree. */
 export interface TreeOptions {
@@ -45,7 +45,8 @@ export class Tree {
   readonly name: string;
   readonly agents: readonly TreeAgent[];
   readonly verbose: boolean;
-  readonly #logger: ForestLogger;
+  /** Where this tree's verbose lines go; a verbose tree also sends its agents' records here. */
+  readonly logger: ForestLogger;
   readonly #embedder: Embedder | undefined;
   #router: AgentRouter | undefined;
 
@@ -58,6 +59,9 @@ export class Tree {
     }
     const names = new Set<string>();
     for (const agent of options.agents) {
+      if (!(agent instanceof TreeAgent)) {
+        throw new ConfigError(`Tree "${options.name}": agents must be TreeAgent instances.`);
+      }
       if (names.has(agent.name)) {
         throw new ConfigError(
           `Tree "${options.name}": two agents are named "${agent.name}"; names must be unique.`,
@@ -68,7 +72,7 @@ export class Tree {
     this.name = options.name;
     this.agents = [...options.agents];
     this.verbose = options.verbose ?? false;
-    this.#logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? consoleLogger;
     this.#embedder = options.embedder;
   }
 
@@ -114,8 +118,17 @@ export class Tree {
     });
   }
 
-  /** Builds the TreeLog of one execution, and logs it when the tree is verbose. */
-  logTreeExecution(task: string, selectedAgent: TreeAgent, result: string): TreeLog {
+  /**
+   * Builds the TreeLog of one execution, and logs it when the tree is verbose (or when `options`
+   * says so: a verbose forest logs every tree's records through its own logger).
+   */
+  logTreeExecution(
+    task: string,
+    selectedAgent: TreeAgent,
+    result: string,
+    options: { verbose?: boolean; logger?: ForestLogger } = {},
+  ): TreeLog {
+    const { verbose = this.verbose, logger = this.logger } = options;
     const log: TreeLog = {
       logId: newLogId(),
       treeName: this.name,
@@ -124,7 +137,7 @@ export class Tree {
       timestamp: new Date().toISOString(),
       result,
     };
-    if (this.verbose) this.#logger(`[forest] ${this.name} / ${selectedAgent.name} ran: ${preview(task)}`);
+    if (verbose) logger(`[forest] ${this.name} / ${selectedAgent.name} ran: ${preview(task)}`);
     return log;
   }
 

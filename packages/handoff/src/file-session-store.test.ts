@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ConfigError } from '@swarm/core';
@@ -33,11 +33,16 @@ describe('FileSessionStore', () => {
     expect(await new FileSessionStore(join(dir, 'missing')).get('nope')).toBeUndefined();
   });
 
-  it('leaves no temp file behind after a write', async () => {
+  it('replaces a session file in one rename, never rewriting it in place, and leaves no temp file', async () => {
     const store = new FileSessionStore(dir);
     await store.set('conv-7', state);
+    const path = store.pathOf('conv-7');
+    const before = await stat(path);
     await store.set('conv-7', { ...state, lastAgent: 'triage' });
+    // A new inode: readers see the old file or the new one, never a half-written mix.
+    expect((await stat(path)).ino).not.toBe(before.ino);
     expect(await readdir(dir)).toEqual(['conv-7.json']);
+    expect((await store.get('conv-7'))?.lastAgent).toBe('triage');
   });
 
   it('keeps ids that are not file names inside its directory', () => {
@@ -50,9 +55,14 @@ describe('FileSessionStore', () => {
     expect(store.pathOf('a/b')).not.toBe(store.pathOf('a_b'));
   });
 
-  it('reports a file that is not a saved session', async () => {
+  it('reports a file that is not a saved session, with the reason', async () => {
     await writeFile(join(dir, 'bad.json'), '{"history": 3');
-    await expect(new FileSessionStore(dir).get('bad')).rejects.toThrow(ConfigError);
+    await writeFile(join(dir, 'wrong.json'), '{"history": 3, "lastAgent": "billing"}');
+    const store = new FileSessionStore(dir);
+    await expect(store.get('bad')).rejects.toThrow(ConfigError);
+    await expect(store.get('bad')).rejects.toThrow(/not valid JSON/);
+    await expect(store.get('wrong')).rejects.toThrow(ConfigError);
+    await expect(store.get('wrong')).rejects.toThrow(/wrong\.json is not a saved session \(.*history/);
   });
 
   it('rejects an empty directory option', () => {

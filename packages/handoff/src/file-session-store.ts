@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, writeFileAtomic } from '@swarm/core';
+import { ConfigError, describeZodError, writeFileAtomic } from '@swarm/core';
 import { type SessionState, type SessionStore, sessionStateSchema } from './session-store.js';
 
 /**
@@ -27,8 +27,13 @@ export class FileSessionStore implements SessionStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    const parsed = sessionStateSchema.safeParse(parseJson(text));
-    if (!parsed.success) throw new ConfigError(`FileSessionStore: ${path} is not a saved session.`);
+    const parsed = sessionStateSchema.safeParse(parseJson(text, path));
+    if (!parsed.success) {
+      throw new ConfigError(
+        `FileSessionStore: ${path} is not a saved session (${describeZodError(parsed.error)}).`,
+        { cause: parsed.error },
+      );
+    }
     return parsed.data;
   }
 
@@ -47,10 +52,12 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
-function parseJson(text: string): unknown {
+function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
-  } catch {
-    return undefined;
+  } catch (error) {
+    throw new ConfigError(`FileSessionStore: ${path} is not a saved session (not valid JSON).`, {
+      cause: error,
+    });
   }
 }

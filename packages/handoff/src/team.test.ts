@@ -3,6 +3,7 @@ import { reply, ScriptedModel, toolCall, toolCalls } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { handoff } from './handoff.js';
+import type { HistoryItem } from './history.js';
 import { handoffTargets, handTo, supportDesk, toolNames } from './support-desk.fixture.js';
 import type { SwarmOptions } from './swarm-options.js';
 import { Team } from './team.js';
@@ -176,6 +177,27 @@ describe('Team.swarm: turns and who may hand off', () => {
     expect(result.output).toBe('Reinstall the app.');
   });
 
+  it('answers a handoff to a peer outside the map as invalid, so the model picks an allowed one', async () => {
+    const desk = supportDesk({
+      triage: [handTo('billing', 'refund'), reply('Triage answers.')],
+      billing: [handTo('tech', 'crash'), handTo('triage', 'not billing')],
+    });
+    const team = Team.swarm({
+      agents: { triage: desk.triage, billing: desk.billing, tech: desk.tech },
+      entryAgent: 'triage',
+      handoffs: { triage: ['billing', 'tech'], billing: ['triage'] },
+    });
+
+    const result = await team.run(request);
+
+    const answer = desk.models.billing.calls[1]?.messages.at(-1);
+    expect(answer?.role).toBe('tool');
+    expect(answer?.content).toMatch(/^Invalid arguments: .*target.*Try again\.$/);
+    expect(desk.models.tech.calls).toHaveLength(0);
+    expect(result.handoffs.map((h) => `${h.from}→${h.to}`)).toEqual(['triage→billing', 'billing→triage']);
+    expect(result.output).toBe('Triage answers.');
+  });
+
   it('shows an agent its own earlier turns as assistant turns when the conversation comes back', async () => {
     const desk = supportDesk({
       triage: [handTo('billing', 'refund question', 'Passing this to billing.'), reply('Sorry, fixed it.')],
@@ -193,12 +215,13 @@ describe('Team.swarm: turns and who may hand off', () => {
     ]);
   });
 
-  it('runs only the first of two handoffs in one response and keeps the other out of the history', async () => {
+  it('runs only the first of two handoffs in one response; the calls after it are answered as not executed and kept out of the history', async () => {
     const desk = supportDesk({
       triage: [
         toolCalls(
           { name: 'handoff', arguments: { target: 'billing', message: 'refund' } },
           { name: 'handoff', arguments: { target: 'tech', message: 'crash' } },
+          { name: 'lookup_invoice', arguments: { invoice_id: '42' } },
         ),
       ],
       billing: [reply('Refund issued.')],
@@ -215,13 +238,22 @@ describe('Team.swarm: turns and who may hand off', () => {
       { role: 'user', content: request },
       { role: 'user', name: 'triage', content: '[Handoff: triage → billing] refund' },
     ]);
+    expect(desk.models.triage.calls).toHaveLength(1);
     expect(desk.models.tech.calls).toHaveLength(0);
     expect(result.handoffs).toEqual([{ from: 'triage', to: 'billing', message: 'refund' }]);
-    expect(result.messages.filter((m) => m.type === 'handoff')).toHaveLength(1);
-    // The second call was never started (core answers it to the model as not executed).
+    expect(result.messages).toEqual([
+      { type: 'request', content: request },
+      { type: 'handoff', from: 'triage', to: 'billing', message: 'refund' },
+      { type: 'text', agent: 'billing', content: 'Refund issued.' },
+    ]);
+    // The calls after the first handoff were never started, and were answered as not executed.
     expect(events.filter((e) => e.type === 'tool.call').map((e) => e.arguments)).toEqual([
       { target: 'billing', message: 'refund' },
     ]);
+    const skipped = events.filter((e) => e.type === 'tool.result' && e.skipped === true);
+    expect(skipped.map((e) => e.tool)).toEqual(['handoff', 'lookup_invoice']);
+    for (const e of skipped) expect(e.result).toMatch(/^Not executed: handoff ended this turn first\.$/);
+    expect(events.filter((e) => e.type === 'swarm.handoff')).toHaveLength(1);
   });
 
   it('passes only the request and the latest handoff when passFullHistory is false', async () => {
@@ -283,6 +315,57 @@ describe('Team.swarm: turns and who may hand off', () => {
       { role: 'user', content: request },
       { role: 'user', name: 'triage', content: '[Handoff: triage → tech] app double-submits' },
     ]);
+  });
+
+  it('keeps the thread intact when an inputFilter edits the items it receives', async () => {
+    const desk = supportDesk({
+      triage: [handTo('tech', 'app double-submits', 'Looks technical.')],
+      tech: [reply('Fixed.')],
+    });
+    const team = Team.swarm({
+      agents: {
+        triage: desk.triage,
+        tech: handoff(desk.tech, {
+          inputFilter: (history) => {
+            for (const item of history) if (item.type === 'text') item.content = '(redacted)';
+            history.splice(0, 1);
+            return history;
+          },
+        }),
+      },
+      entryAgent: 'triage',
+    });
+
+    const result = await team.run(request);
+
+    expect(desk.models.tech.calls[0]?.messages).toEqual([
+      { role: 'user', name: 'triage', content: '(redacted)' },
+      { role: 'user', name: 'triage', content: '[Handoff: triage → tech] app double-submits' },
+    ]);
+    expect(result.messages.slice(0, 2)).toEqual([
+      { type: 'request', content: request },
+      { type: 'text', agent: 'triage', content: 'Looks technical.' },
+    ]);
+  });
+
+  it('rejects an inputFilter that returns something other than history items', async () => {
+    const desk = supportDesk({ triage: [handTo('tech', 'crash')] });
+    const team = Team.swarm({
+      agents: {
+        triage: desk.triage,
+        tech: handoff(desk.tech, {
+          inputFilter: () => [{ type: 'text', content: 'no agent' }] as unknown as HistoryItem[],
+        }),
+      },
+      entryAgent: 'triage',
+    });
+
+    const failure = team.run(request);
+    await expect(failure).rejects.toThrow(ConfigError);
+    await expect(failure).rejects.toThrow(
+      /handoff\("tech"\): inputFilter must return an array of history items/,
+    );
+    expect(desk.models.tech.calls).toHaveLength(0);
   });
 
   it('emits swarm.handoff for every handoff and streams the answer text', async () => {
@@ -391,6 +474,35 @@ describe('Team.swarm: limits', () => {
     ]);
   });
 
+  it('stops a loop through three agents at the default cap of 8 handoffs', async () => {
+    const desk = supportDesk({
+      triage: [handTo('billing', '1'), handTo('billing', '4'), handTo('billing', '7')],
+      billing: [handTo('tech', '2'), handTo('tech', '5'), handTo('tech', '8')],
+      tech: [handTo('triage', '3'), handTo('triage', '6'), reply('Tech answers at the cap.')],
+    });
+    const events: SwarmEvent[] = [];
+    const team = Team.swarm({
+      agents: { triage: desk.triage, billing: desk.billing, tech: desk.tech },
+      entryAgent: 'triage',
+    });
+
+    const result = await team.run(request, { onEvent: (e) => events.push(e) });
+
+    expect(result.handoffs.map((h) => h.message)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(toolNames(desk.models.tech.calls[1])).toEqual(['handoff']);
+    expect(desk.models.tech.calls[2]?.tools).toBeUndefined();
+    expect(result).toMatchObject({
+      output: 'Tech answers at the cap.',
+      lastAgent: 'tech',
+      interrupted: true,
+      interruptionReason: 'swarm:max_handoffs',
+    });
+    expect(events.filter((e) => e.type === 'swarm.max_handoffs')).toMatchObject([
+      { agent: 'tech', maxHandoffs: 8 },
+    ]);
+    expect(events.filter((e) => e.type === 'swarm.cycle_detected')).toHaveLength(0);
+  });
+
   it('leaves only the cap when detectCycles is false', async () => {
     const desk = supportDesk({
       triage: [handTo('billing', '1'), handTo('billing', '3'), handTo('billing', '5')],
@@ -448,6 +560,11 @@ describe('Team.swarm: options', () => {
       /passFullHistory must be true or false/,
     ],
     [
+      'sessions that are not a SessionStore',
+      { agents, entryAgent: 'triage', sessions: { get: 'nope' } },
+      /sessions must be a SessionStore/,
+    ],
+    [
       'a member that is not an agent',
       { agents: { triage: {} }, entryAgent: 'triage' },
       /agents.triage must be an Agent/,
@@ -464,6 +581,16 @@ describe('Team.swarm: options', () => {
     const build = () => Team.swarm(options as unknown as SwarmOptions);
     expect(build).toThrow(ConfigError);
     expect(build).toThrow(message);
+  });
+
+  it.each([
+    ['an inputType that is not a z.object', { inputType: z.string() }, /inputType must be a z.object/],
+    ['an inputFilter that is not a function', { inputFilter: 'all' }, /inputFilter must be a function/],
+    ['a description that is not a string', { description: 3 }, /description must be a string/],
+  ])('handoff() rejects %s with a ConfigError', (_label, options, message) => {
+    const wrap = () => handoff(desk.billing, options as never);
+    expect(wrap).toThrow(ConfigError);
+    expect(wrap).toThrow(message);
   });
 
   it('rejects an agent tool that collides with its handoff tool', () => {

@@ -1,6 +1,7 @@
 import {
   BaseTopology,
   ConfigError,
+  describeZodError,
   type Message,
   RunContext,
   type RunOptions,
@@ -8,10 +9,11 @@ import {
   type TopologyResult,
   type Usage,
 } from '@swarm/core';
+import { z } from 'zod';
 import { runTurn } from './agent-turn.js';
 import { isPingPong } from './cycle-detector.js';
 import type { HandoffInfo } from './handoff.js';
-import { type HistoryItem, toMessages } from './history.js';
+import { type HistoryItem, historyItemSchema, toMessages } from './history.js';
 import type { SessionState } from './session-store.js';
 import {
   type Member,
@@ -148,11 +150,17 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
 
   async #inputFor(handoff: HandoffRecord, history: HistoryItem[]): Promise<Message[]> {
     const filter = this.#member(handoff.to).inputFilter;
-    const shown = filter ? await filter(structuredClone(history), { ...handoff }) : history;
-    if (!Array.isArray(shown)) {
-      throw new ConfigError(`handoff("${handoff.to}"): inputFilter must return an array of history items.`);
+    if (!filter) return toMessages(history, handoff.to);
+    const shown = z
+      .array(historyItemSchema)
+      .safeParse(await filter(structuredClone(history), { ...handoff }));
+    if (!shown.success) {
+      throw new ConfigError(
+        `handoff("${handoff.to}"): inputFilter must return an array of history items (${describeZodError(shown.error)}).`,
+        { cause: shown.error },
+      );
     }
-    return toMessages(shown, handoff.to);
+    return toMessages(shown.data, handoff.to);
   }
 
   #member(name: string): Member {
