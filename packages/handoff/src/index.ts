@@ -8,8 +8,13 @@ export {
   type InputFilter,
   isHandoff,
 } from './handoff.js';
-export { describeItem, formatArguments, type HistoryItem, toMessages } from './history.js';
-export { InMemorySessionStore, type SessionState, type SessionStore } from './session-store.js';
+export { describeItem, formatArguments, type HistoryItem, historyItemSchema, toMessages } from './history.js';
+export {
+  InMemorySessionStore,
+  type SessionState,
+  type SessionStore,
+  sessionStateSchema,
+} from './session-store.js';
 export { type SwarmDescriptorConfig, swarmDescriptor } from './swarm-descriptor.js';
 export type { SwarmOptions } from './swarm-options.js';
 export {
