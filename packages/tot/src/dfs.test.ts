@@ -34,4 +34,29 @@ describe('depth-first search', () => {
     await tot.run('Scripted task.');
     expect(tot.lastResult).toMatchObject({ solved: false, steps: ['A'], nodesExpanded: 3 });
   });
+
+  it('on equal scores tries the finished step first', async () => {
+    const model = treeModel({
+      children: { '': ['go on', 'finish'], 'go on': ['later'] },
+      finals: ['finish'],
+      scores: { 'go on': 0.8, finish: 0.8 },
+    });
+    const tot = new TreeOfThoughts({ model, searchAlgorithm: 'dfs', numThoughts: 2 });
+    await tot.run('Scripted task.');
+    expect(tot.lastResult).toMatchObject({ solved: true, steps: ['finish'], nodesExpanded: 1 });
+  });
+
+  it('stops expanding at maxExpansions and answers from the best partial path', async () => {
+    const model = treeModel({ children: { '': ['A', 'B'], A: ['A1', 'A2'], A1: ['A1x'] } });
+    const tot = new TreeOfThoughts({
+      model,
+      searchAlgorithm: 'dfs',
+      numThoughts: 2,
+      maxDepth: 4,
+      maxExpansions: 2,
+    });
+    await tot.run('Scripted task.');
+    expect(tot.lastResult).toMatchObject({ solved: false, nodesExpanded: 2, steps: ['A', 'A1'] });
+    expect(tot.lastResult?.root.children[0]?.children[0]?.children).toEqual([]);
+  });
 });

@@ -35,6 +35,7 @@ export class SearchRun {
   interruption: BudgetExceededError | undefined;
   #nextId = 1;
   #largestCall = 0;
+  #lastTurn: Promise<void> = Promise.resolve();
 
   constructor(
     readonly task: string,
@@ -49,6 +50,21 @@ export class SearchRun {
   /** The next node id of this search. */
   nextId(): number {
     return this.#nextId++;
+  }
+
+  /**
+   * Reserves a turn in call order: the returned `ready` resolves once every earlier turn was
+   * released. Expansions of one level run concurrently but attach their children in turn, so node
+   * ids, tie-breaks and events follow the input order, not the order the calls complete in.
+   */
+  takeTurn(): { ready: Promise<void>; release: () => void } {
+    const ready = this.#lastTurn;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#lastTurn = ready.then(() => mine);
+    return { ready, release };
   }
 
   /** Expansions still allowed: 0 once `maxExpansions` is reached or the budget ran out. */

@@ -114,6 +114,19 @@ describe('TreeOfThoughts: evaluation', () => {
 });
 
 describe('TreeOfThoughts: failures cost one candidate', () => {
+  it('averages only the ratings that came back: a failed one is left out, not counted as 0', async () => {
+    const model = new ScriptedModel([
+      object(thoughts('a')),
+      fail(new Error('provider down')),
+      object({ critique: 'fine', score: 0.8 }),
+      object({ answer: 'a' }),
+    ]);
+    const tot = new TreeOfThoughts({ model, maxDepth: 1, nEvaluateSamples: 2, maxWorkers: 1 });
+    await tot.run('Task.');
+    expect(tot.lastResult?.root.children[0]).toMatchObject({ score: 0.8, evaluation: 'fine', pruned: false });
+    expect(tot.lastResult).toMatchObject({ solved: true, llmCalls: 4 });
+  });
+
   it('a failed rating scores only its candidate 0, with a warning', async () => {
     const events: SwarmEvent[] = [];
     const model = new ScriptedModel([], {
@@ -158,33 +171,82 @@ describe('TreeOfThoughts: failures cost one candidate', () => {
 });
 
 describe('TreeOfThoughts: concurrency', () => {
+  /** Lets every pending call reach its gate. */
+  const settle = async () => {
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+  };
+
   it('runs the calls of one level concurrently, at most maxWorkers at a time', async () => {
-    const gate = new Gate();
-    let inFlight = 0;
-    let most = 0;
+    const gates: Record<string, Gate> = {
+      next_thought: new Gate(),
+      rate_thought: new Gate(),
+      final_answer: new Gate(),
+    };
+    let sampled = 0;
     const model = new ScriptedModel([], {
       fallback: respond(async (request) => {
-        inFlight += 1;
-        most = Math.max(most, inFlight);
-        await gate.wait();
-        inFlight -= 1;
         const name = functionOf(request);
+        await gates[name]!.wait();
         if (name === 'next_thought')
-          return { toolCalls: [{ name, arguments: { thought: `s${Math.random()}`, isFinal: true } }] };
+          return { toolCalls: [{ name, arguments: { thought: `s${++sampled}`, isFinal: true } }] };
         if (name === 'rate_thought') return { toolCalls: [{ name, arguments: { critique: '', score: 1 } }] };
         return { toolCalls: [{ name, arguments: { answer: 'a' } }] };
       }),
     });
     const tot = new TreeOfThoughts({ model, generationStrategy: 'sample', numThoughts: 5, maxWorkers: 2 });
     const done = tot.run('Task.');
-    await gate.until(2);
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-    expect(gate.waiting).toBe(2);
+    // The five samples: two in flight, three waiting for a worker.
+    await settle();
+    expect(gates.next_thought!.waiting).toBe(2);
     expect(model.calls).toHaveLength(2);
+    gates.next_thought!.open();
+    // The five ratings: two in flight too, so they are concurrent and capped alike.
+    await settle();
+    expect(gates.rate_thought!.waiting).toBe(2);
+    expect(model.calls).toHaveLength(5 + 2);
+    gates.rate_thought!.open();
+    gates.final_answer!.open();
+    await done;
+    expect(tot.lastResult?.llmCalls).toBe(5 + 5 + 1);
+  });
+
+  it('runs up to 8 calls at once by default', async () => {
+    const gate = new Gate();
+    let sampled = 0;
+    const model = new ScriptedModel([], {
+      fallback: respond(async (request) => {
+        const name = functionOf(request);
+        if (name === 'next_thought') {
+          await gate.wait();
+          return { toolCalls: [{ name, arguments: { thought: `s${++sampled}`, isFinal: true } }] };
+        }
+        if (name === 'rate_thought') return { toolCalls: [{ name, arguments: { critique: '', score: 1 } }] };
+        return { toolCalls: [{ name, arguments: { answer: 'a' } }] };
+      }),
+    });
+    const done = new TreeOfThoughts({ model, generationStrategy: 'sample', numThoughts: 10 }).run('Task.');
+    await settle();
+    expect(gate.waiting).toBe(8);
     gate.open();
     await done;
-    expect(most).toBe(2);
-    expect(tot.lastResult?.llmCalls).toBe(5 + 5 + 1);
+    expect(model.calls).toHaveLength(10 + 10 + 1);
+  });
+
+  it('returns each concurrent run its own answer', async () => {
+    const gate = new Gate();
+    const tot = new TreeOfThoughts({
+      generationStrategy: () => [{ content: 'step', isFinal: true }],
+      evaluationStrategy: () => 1,
+      answerStrategy: async ({ task }) => {
+        await gate.wait();
+        return `answer to ${task}`;
+      },
+    });
+    const first = tot.run('first');
+    const second = tot.run('second');
+    await settle();
+    gate.open();
+    expect(await Promise.all([first, second])).toEqual(['answer to first', 'answer to second']);
   });
 });
 
@@ -213,15 +275,40 @@ describe('TreeOfThoughts: programmatic strategies', () => {
     const events: SwarmEvent[] = [];
     const tot = new TreeOfThoughts({
       model: new ScriptedModel(),
-      generationStrategy: () => [
-        { content: 'a', isFinal: true },
-        { content: 'b', isFinal: true },
-      ],
+      generationStrategy: ({ steps }) => {
+        if (steps.length === 0) return ['a', 'b', 'c'].map((content) => ({ content, isFinal: false }));
+        if (steps[0] === 'b') throw new Error('no move after b');
+        return [{ content: `${steps[0]}1`, isFinal: true }];
+      },
       evaluationStrategy: ({ content }) => (content === 'a' ? 7 : 0.9),
-      answerStrategy: ({ steps }) => steps.join(),
+      answerStrategy: ({ steps }) => steps.join(' > '),
+      breadth: 3,
+      maxDepth: 2,
     });
-    expect(await tot.run('Task.', { onEvent: (e) => events.push(e) })).toBe('b');
-    expect(eventsOf(events, 'warning')).toHaveLength(1);
+    expect(await tot.run('Task.', { onEvent: (e) => events.push(e) })).toBe('c > c1');
+    const [a, b] = tot.lastResult!.root.children;
+    expect(a).toMatchObject({ score: 0, pruned: true, children: [] });
+    expect(b).toMatchObject({ score: 0.9, pruned: false, children: [] });
+    expect(eventsOf(events, 'warning')).toEqual([
+      expect.objectContaining({ phase: 'evaluate', nodeId: a!.id, message: expect.stringContaining('7') }),
+      expect.objectContaining({
+        phase: 'generate',
+        nodeId: b!.id,
+        message: expect.stringContaining('no move after b'),
+      }),
+    ]);
+  });
+
+  it('treats a generator output that is not a list of steps as one failed call', async () => {
+    const events: SwarmEvent[] = [];
+    const tot = new TreeOfThoughts({
+      generationStrategy: (() => ({ content: 'not a list', isFinal: true })) as unknown as ThoughtGenerator,
+      evaluationStrategy: () => 1,
+      answerStrategy: () => 'nothing found',
+    });
+    expect(await tot.run('Task.', { onEvent: (e) => events.push(e) })).toBe('nothing found');
+    expect(tot.lastResult).toMatchObject({ solved: false, nodesExpanded: 1, bestNode: null });
+    expect(eventsOf(events, 'warning')).toEqual([expect.objectContaining({ phase: 'generate', nodeId: 0 })]);
   });
 });
 

@@ -64,12 +64,20 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
 
   /** Searches, writes the answer, and returns the conversation formatted by `outputType` (`'final'`: the answer). */
   async run(task: string, options: RunOptions = {}): Promise<FormattedOutput<O>> {
-    await this.search(task, options);
-    return this.conversation!.format(this.#options.outputType) as FormattedOutput<O>;
+    // This search's own conversation: another run of this instance may replace `this.conversation` meanwhile.
+    const { conversation } = await this.#search(task, options);
+    return conversation.format(this.#options.outputType) as FormattedOutput<O>;
   }
 
   /** Like `run`, but returns the whole result (answer, tree, cost): the `Topology` contract. */
   async search(task: string, options: RunOptions = {}): Promise<TreeOfThoughtsResult> {
+    return (await this.#search(task, options)).result;
+  }
+
+  async #search(
+    task: string,
+    options: RunOptions,
+  ): Promise<{ result: TreeOfThoughtsResult; conversation: Conversation }> {
     if (typeof task !== 'string' || task.trim() === '') {
       throw new ConfigError('TreeOfThoughts.run: task must be a non-empty string.');
     }
@@ -118,7 +126,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         llmCalls: result.llmCalls,
         usage: result.usage,
       });
-      return result;
+      return { result, conversation };
     } finally {
       addUsage(this.#usage, run.ctx.usage);
     }
@@ -141,14 +149,26 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
 
   /** 1. Generate: the node's candidate next steps, duplicates from this parent dropped. */
   async #generate(run: SearchRun, node: ThoughtNode): Promise<ThoughtNode[]> {
-    const { generationStrategy: strategy, numThoughts, maxDepth } = this.#options;
+    const strategy = this.#options.generationStrategy;
     run.expansions += 1;
-    const candidates =
-      strategy === 'propose'
-        ? await proposeThoughts(run, node)
-        : strategy === 'sample'
-          ? await sampleThoughts(run, node)
-          : await functionThoughts(strategy, run, node);
+    const turn = run.takeTurn();
+    try {
+      const candidates =
+        strategy === 'propose'
+          ? await proposeThoughts(run, node)
+          : strategy === 'sample'
+            ? await sampleThoughts(run, node)
+            : await functionThoughts(strategy, run, node);
+      await turn.ready;
+      return this.#attach(run, node, candidates);
+    } finally {
+      turn.release();
+    }
+  }
+
+  /** Drops the duplicates, makes the rest `node`'s children (final at `maxDepth`), and emits `tot.expand`. */
+  #attach(run: SearchRun, node: ThoughtNode, candidates: ThoughtCandidate[]): ThoughtNode[] {
+    const { numThoughts, maxDepth } = this.#options;
     const unique = withoutDuplicates(candidates);
     const depth = node.depth + 1;
     const children = unique.slice(0, numThoughts).map(

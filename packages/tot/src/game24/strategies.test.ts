@@ -1,3 +1,4 @@
+import { ConfigError } from '@swarm/core';
 import { describe, expect, it } from 'vitest';
 import { TreeOfThoughts } from '../tree-of-thoughts.js';
 import { checkGame24 } from './check.js';
@@ -68,5 +69,10 @@ describe('Game of 24 strategies', () => {
     const tot = offlineToT(1);
     const answer = await tot.run('4 9 10 13');
     expect(checkGame24(answer, [4, 9, 10, 13]).ok).toBe(false);
+  });
+
+  it('refuses a noise level outside 0 to 1 with a ConfigError', () => {
+    expect(() => game24Evaluator({ noise: 1.5 })).toThrow(ConfigError);
+    expect(() => game24Evaluator({ noise: -0.1 })).toThrow(/noise must be between 0 and 1/);
   });
 });

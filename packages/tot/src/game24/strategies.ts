@@ -1,3 +1,4 @@
+import { ConfigError } from '@swarm/core';
 import type { AnswerWriter, ThoughtEvaluator, ThoughtGenerator } from '../strategies.js';
 import { legalMoves, replaySteps } from './moves.js';
 import { seededRandom } from './random.js';
@@ -38,7 +39,8 @@ export interface Game24EvaluatorOptions {
  */
 export function game24Evaluator(options: Game24EvaluatorOptions = {}): ThoughtEvaluator {
   const { noise = 0, seed = 0 } = options;
-  if (!(noise >= 0 && noise <= 1)) throw new RangeError(`noise must be between 0 and 1 (got ${noise}).`);
+  if (!(noise >= 0 && noise <= 1))
+    throw new ConfigError(`game24Evaluator: noise must be between 0 and 1 (got ${noise}).`);
   return ({ task, steps }) => {
     const left = replaySteps(parseGame24Numbers(task), steps).map((item) => item.value);
     const truth = canReach24(left);
