@@ -175,6 +175,34 @@ describe('Agent', () => {
     expect(() => new Agent({ name: '', model })).toThrow(ConfigError);
     expect(() => new Agent({ name: 'a', model, maxTurns: 0 })).toThrow(/maxTurns/);
     expect(() => new Agent({ name: 'a', model, tools: [add, add] })).toThrow(/two tools/);
+    expect(() => new Agent({ name: 'a', model, maxTokens: 0 })).toThrow(/maxTokens must be an integer >= 1/);
+    expect(() => new Agent({ name: 'a', model, temperature: 3 })).toThrow(
+      /temperature must be between 0 and 2/,
+    );
+  });
+
+  it('refuses a run tool whose name one of the agent tools already has', async () => {
+    const model = new ScriptedModel([reply('never')]);
+    const agent = new Agent({ name: 'a', model, tools: [add] });
+    await expect(agent.run('x', { tools: [add] })).rejects.toThrow(/two tools are named "add"/);
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it('forces a tool only until the model has called one, so the run can answer', async () => {
+    const model = new ScriptedModel([toolCall('add', { a: 1, b: 2 }), reply('3')]);
+    const result = await new Agent({ name: 'a', model, tools: [add] }).run('1+2', {
+      toolChoice: 'required',
+    });
+    expect(result.output).toBe('3');
+    expect(model.calls.map((c) => c.toolChoice)).toEqual(['required', 'auto']);
+  });
+
+  it('runs a stateless loop: a second run does not see the first', async () => {
+    const model = new ScriptedModel([reply('one'), reply('two')]);
+    const agent = new Agent({ name: 'a', model });
+    await agent.run('first');
+    await agent.run('second');
+    expect(model.calls[1]?.messages).toEqual([{ role: 'user', content: 'second' }]);
   });
 
   it('generates a validated object with its own model and instructions', async () => {

@@ -27,6 +27,10 @@ export interface AgentRunOptions extends RunOptions {
   context?: RunContext;
   /** Extra tools for this run only (handoff tools, for example). */
   tools?: Tool[];
+  /**
+   * How the model may use tools. A forcing choice (`'required'` or `{ name }`) holds until the
+   * model has called a tool, then falls back to `'auto'` so the loop can end with an answer.
+   */
   toolChoice?: ToolChoice;
   /** Replaces the agent's instructions for this run. */
   instructions?: string;
@@ -79,7 +83,14 @@ export class Agent {
       throw new ConfigError(`Agent "${options.name}": maxTurns must be an integer >= 1 (got ${maxTurns}).`);
     }
     if (options.temperature !== undefined && !(options.temperature >= 0 && options.temperature <= 2)) {
-      throw new ConfigError(`Agent "${options.name}": temperature must be between 0 and 2.`);
+      throw new ConfigError(
+        `Agent "${options.name}": temperature must be between 0 and 2 (got ${options.temperature}).`,
+      );
+    }
+    if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens >= 1)) {
+      throw new ConfigError(
+        `Agent "${options.name}": maxTokens must be an integer >= 1 (got ${options.maxTokens}).`,
+      );
     }
     const names = new Set<string>();
     for (const t of options.tools ?? []) {
@@ -106,6 +117,12 @@ export class Agent {
     const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
     const tools = [...this.tools, ...(options.tools ?? [])];
     const byName = new Map(tools.map((t) => [t.name, t]));
+    if (byName.size < tools.length) {
+      const taken = new Set<string>();
+      const twice = tools.find((t) => taken.has(t.name) || !taken.add(t.name));
+      throw new ConfigError(`Agent "${this.name}": two tools are named "${twice?.name}" in this run.`);
+    }
+    let toolChoice = options.toolChoice;
     const definitions = tools.map(toolDefinition);
     const result: AgentResult = { output: '', messages: [], usage: emptyUsage(), llmCalls: 0, toolCalls: [] };
     context.emit({ type: 'agent.start', agent: this.name });
@@ -116,7 +133,7 @@ export class Agent {
         system: options.instructions ?? this.instructions,
         messages: [...history, ...result.messages],
         tools: definitions.length > 0 ? definitions : undefined,
-        toolChoice: definitions.length > 0 ? options.toolChoice : undefined,
+        toolChoice: definitions.length > 0 ? toolChoice : undefined,
         temperature: this.temperature,
         maxTokens: this.maxTokens,
         metadata: { agent: this.name, purpose: 'agent' },
@@ -129,6 +146,7 @@ export class Agent {
         return result;
       }
       result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+      if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
       const records = await this.#runTools(response.toolCalls, byName, context);
       for (const record of records) {
         result.toolCalls.push(record);

@@ -60,7 +60,25 @@ describe('Conversation', () => {
     expect(await readdir(dir)).toEqual(['conv.json']);
   });
 
-  it('refuses to load something that is not a saved conversation', () => {
+  it('refuses to load something that is not a saved conversation', async () => {
     expect(() => Conversation.fromJSON({ entries: [{ role: 'robot' }] })).toThrow(ConfigError);
+    const dir = await mkdtemp(join(tmpdir(), 'swarm-conv-'));
+    const path = join(dir, 'broken.json');
+    await writeFile(path, '{"entries": [');
+    const error = await Conversation.load(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(path);
+  });
+
+  it('renders system and tool entries with their own roles, and everyone as user without an agent', () => {
+    const c = new Conversation();
+    c.add('system', 'Be kind.');
+    c.add('assistant', 'Hello.', 'host');
+    c.add('tool', '42');
+    expect(c.toMessages()).toEqual([
+      { role: 'system', content: 'Be kind.' },
+      { role: 'user', name: 'host', content: 'Hello.' },
+      { role: 'tool', content: '42' },
+    ]);
   });
 });

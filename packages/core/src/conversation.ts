@@ -123,6 +123,15 @@ export class Conversation {
 
   /** Loads a conversation written by `save`. */
   static async load(path: string): Promise<Conversation> {
-    return Conversation.fromJSON(JSON.parse(await readFile(path, 'utf8')));
+    const text = await readFile(path, 'utf8');
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError(`${path} is not a saved conversation: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    return Conversation.fromJSON(data);
   }
 }

@@ -54,5 +54,21 @@ describe('generateObject', () => {
     await expect(generateObject(new ScriptedModel(), { schema: Verdict })).rejects.toThrow(
       /prompt or a non-empty/,
     );
+    await expect(generateObject(new ScriptedModel(), { schema: Verdict, prompt: '' })).rejects.toThrow(
+      /prompt or a non-empty/,
+    );
+  });
+
+  it('sends the invalid call back with its validation error before asking again', async () => {
+    const model = new ScriptedModel([
+      object({ score: 7, critique: 'too high' }),
+      object({ score: 0.7, critique: 'ok' }),
+    ]);
+    await generateObject(model, { schema: Verdict, name: 'rate', prompt: 'Rate.' });
+    const [prompt, assistant, repair] = model.calls[1]?.messages ?? [];
+    expect(prompt).toEqual({ role: 'user', content: 'Rate.' });
+    expect(assistant?.toolCalls?.[0]).toMatchObject({ name: 'rate', arguments: { score: 7 } });
+    expect(repair).toMatchObject({ role: 'tool', toolCallId: assistant?.toolCalls?.[0]?.id });
+    expect(model.calls[1]?.toolChoice).toEqual({ name: 'rate' });
   });
 });

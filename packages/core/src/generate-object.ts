@@ -47,7 +47,7 @@ export async function generateObject<S extends z.ZodObject>(
   if (!Number.isInteger(maxRepairs) || maxRepairs < 0) {
     throw new ConfigError(`generateObject: maxRepairs must be an integer >= 0 (got ${maxRepairs}).`);
   }
-  if (options.prompt === undefined && (options.messages === undefined || options.messages.length === 0)) {
+  if (!options.prompt && (options.messages === undefined || options.messages.length === 0)) {
     throw new ConfigError('generateObject: give a prompt or a non-empty messages array.');
   }
   const model = resolveModel(modelLike);

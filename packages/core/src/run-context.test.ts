@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import { mapSettled } from './concurrency.js';
-import { AbortError, BudgetExceededError } from './errors.js';
+import { AbortError, BudgetExceededError, ConfigError } from './errors.js';
 import type { SwarmEvent } from './events.js';
 import { Limiter } from './limiter.js';
 import { RunContext } from './run-context.js';
@@ -50,6 +50,48 @@ describe('Limiter', () => {
     expect(model.calls).toHaveLength(2);
   });
 
+  it('starts at most requestsPerMinute calls in a minute', async () => {
+    const limiter = new Limiter({ requestsPerMinute: 2 });
+    const controller = new AbortController();
+    const started: number[] = [];
+    const runs = [1, 2, 3].map((n) =>
+      limiter.run(
+        async () => {
+          started.push(n);
+        },
+        { signal: controller.signal },
+      ),
+    );
+    await Promise.all(runs.slice(0, 2));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(started).toEqual([1, 2]);
+    expect(limiter.waiting).toBe(1);
+    controller.abort();
+    await expect(runs[2]).rejects.toBeInstanceOf(AbortError);
+    expect(started).toEqual([1, 2]);
+  });
+
+  it('never starts a call that is aborted while it waits for a slot', async () => {
+    const limiter = new Limiter({ concurrency: 1 });
+    const gate = new Gate();
+    const controller = new AbortController();
+    let secondStarted = false;
+    const first = limiter.run(() => gate.wait());
+    const second = limiter.run(
+      async () => {
+        secondStarted = true;
+      },
+      { signal: controller.signal },
+    );
+    expect(limiter.waiting).toBe(1);
+    controller.abort();
+    await expect(second).rejects.toBeInstanceOf(AbortError);
+    gate.open();
+    await first;
+    expect(secondStarted).toBe(false);
+    expect(limiter.waiting).toBe(0);
+  });
+
   it('rejects a bad concurrency', () => {
     expect(() => new Limiter({ concurrency: 0 })).toThrow(/concurrency must be an integer >= 1/);
     expect(() => new Limiter({ requestsPerMinute: 1.5 })).toThrow(/requestsPerMinute/);
@@ -67,6 +109,67 @@ describe('budget', () => {
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect((error as BudgetExceededError).reason).toBe('budget:calls');
     expect(model.calls).toHaveLength(2);
+  });
+
+  it('lets exactly maxCalls of many concurrent calls through and counts only those', async () => {
+    const gate = new Gate();
+    const model = new ScriptedModel([], {
+      fallback: respond(async () => {
+        await gate.wait();
+        return 'ok';
+      }),
+    });
+    const agent = new Agent({ name: 'a', model });
+    const context = new RunContext({ budget: { maxCalls: 2 } });
+    const settled = mapSettled([1, 2, 3, 4], (n) => agent.run(String(n), { context }));
+    await gate.until(2);
+    gate.open();
+    const results = await settled;
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect(results[2]).toMatchObject({ reason: { reason: 'budget:calls' } });
+    expect(model.calls).toHaveLength(2);
+    expect(context.llmCalls).toBe(2);
+  });
+
+  it('does not count a call the budget refused', async () => {
+    const model = new ScriptedModel([], { fallback: reply('ok') });
+    const context = new RunContext({ budget: { maxCalls: 1 } });
+    await context.callModel(model, { messages: [{ role: 'user', content: '1' }] });
+    await expect(context.callModel(model, { messages: [] })).rejects.toBeInstanceOf(BudgetExceededError);
+    await expect(context.callModel(model, { messages: [] })).rejects.toBeInstanceOf(BudgetExceededError);
+    expect(context.llmCalls).toBe(1);
+  });
+
+  it('refuses a call that waited for the limiter while the tokens ran out', async () => {
+    const limiter = new Limiter({ concurrency: 1 });
+    const gate = new Gate();
+    const model = new ScriptedModel(
+      [
+        respond(async () => {
+          await gate.wait();
+          return { text: 'big', usage: { inputTokens: 90, outputTokens: 20 } };
+        }),
+      ],
+      { fallback: reply('should not run') },
+    );
+    const context = new RunContext({ budget: { maxTokens: 100 }, limiter });
+    const first = context.callModel(model, { messages: [] });
+    const second = context.callModel(model, { messages: [] }).catch((e: unknown) => e);
+    await gate.until(1);
+    expect(limiter.waiting).toBe(1);
+    gate.open();
+    await first;
+    expect(await second).toMatchObject({ reason: 'budget:tokens' });
+    expect(model.calls).toHaveLength(1);
+    expect(context.llmCalls).toBe(1);
+  });
+
+  it('rejects a bad budget at construction, naming the field', () => {
+    expect(() => new RunContext({ budget: { maxCalls: -1 } })).toThrow(ConfigError);
+    expect(() => new RunContext({ budget: { maxCalls: 1.5 } })).toThrow(
+      /budget\.maxCalls must be an integer >= 0/,
+    );
+    expect(() => new RunContext({ budget: { maxTokens: Number.NaN } })).toThrow(/budget\.maxTokens/);
   });
 
   it('stops when the tokens used reach maxTokens', async () => {
@@ -114,6 +217,39 @@ describe('runStream', () => {
       'answer',
     ]);
     expect((await stream.result).output).toBe('streamed answer');
+  });
+
+  it('keeps the events emitted before iteration starts, even after the run has ended', async () => {
+    const model = new ScriptedModel([reply('done')]);
+    const stream = runStream((options) => new Agent({ name: 'a', model }).run('x', options));
+    await stream.result;
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types[0]).toBe('agent.start');
+    expect(types.at(-1)).toBe('agent.end');
+  });
+
+  it('serves every event to two iterators reading at once', async () => {
+    const gate = new Gate();
+    const model = new ScriptedModel([
+      respond(async () => {
+        await gate.wait();
+        return 'done';
+      }),
+    ]);
+    const stream = runStream((options) => new Agent({ name: 'a', model }).run('x', options));
+    const read = async () => {
+      const types: string[] = [];
+      for await (const event of stream) types.push(event.type);
+      return types;
+    };
+    const both = Promise.all([read(), read()]);
+    await gate.until(1);
+    await new Promise((r) => setTimeout(r, 5));
+    gate.open();
+    const [a, b] = await both;
+    expect(a).toEqual(b);
+    expect(a.at(-1)).toBe('agent.end');
   });
 
   it('throws from the iterator after the events that came before a failure', async () => {

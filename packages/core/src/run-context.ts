@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AbortError, BudgetExceededError, ModelError, SwarmError, throwIfAborted } from './errors.js';
+import {
+  AbortError,
+  BudgetExceededError,
+  ConfigError,
+  ModelError,
+  SwarmError,
+  throwIfAborted,
+} from './errors.js';
 import type { EventInput, SwarmEvent } from './events.js';
 import type { Limiter } from './limiter.js';
 import type { Model, ModelRequest, ModelResponse } from './types.js';
@@ -47,7 +54,7 @@ export class RunContext {
     this.topology = options.topology;
     this.signal = options.signal;
     this.limiter = options.limiter;
-    this.budget = options.budget ?? {};
+    this.budget = validateBudget(options.budget);
     this.textDeltas = options.textDeltas ?? false;
     this.#onEvent = options.onEvent;
   }
@@ -67,10 +74,15 @@ export class RunContext {
 
   /** Throws `BudgetExceededError` when one more call would pass the budget. */
   checkBudget(): void {
-    const { maxCalls, maxTokens } = this.budget;
+    const { maxCalls } = this.budget;
     if (maxCalls !== undefined && this.llmCalls + 1 > maxCalls) {
       throw new BudgetExceededError('budget:calls', `The run's budget of ${maxCalls} model calls is spent.`);
     }
+    this.#checkTokens();
+  }
+
+  #checkTokens(): void {
+    const { maxTokens } = this.budget;
     if (maxTokens !== undefined && this.usage.totalTokens >= maxTokens) {
       throw new BudgetExceededError(
         'budget:tokens',
@@ -90,8 +102,14 @@ export class RunContext {
     const agent = request.metadata?.agent;
     const purpose = request.metadata?.purpose;
     const signal = request.signal ?? this.signal;
+    // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
+    // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
+    let started = false;
     const call = async (): Promise<ModelResponse> => {
       throwIfAborted(signal);
+      // Tokens spent by calls that finished while this one waited for a limiter slot count too.
+      this.#checkTokens();
+      started = true;
       this.emit({
         type: 'model.request',
         agent,
@@ -100,11 +118,15 @@ export class RunContext {
         messages: request.messages.length,
       });
       const sent = signal ? { ...request, signal } : request;
-      return this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
+      const response = await (this.textDeltas && model.stream
+        ? this.#streamed(model, sent)
+        : model.generate(sent));
+      // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
+      addUsage(this.usage, response.usage);
+      return response;
     };
     try {
       const response = this.limiter ? await this.limiter.run(call, { signal }) : await call();
-      addUsage(this.usage, response.usage);
       this.emit({
         type: 'model.response',
         agent,
@@ -116,6 +138,10 @@ export class RunContext {
       });
       return response;
     } catch (error) {
+      if (!started) {
+        this.llmCalls -= 1;
+        throw normalizeError(error, signal, model.id);
+      }
       const normalized = normalizeError(error, signal, model.id);
       this.emit({ type: 'model.error', agent, purpose, model: model.id, error: normalized.message });
       throw normalized;
@@ -130,6 +156,17 @@ export class RunContext {
     }
     throw new ModelError(`The stream of ${model.id} ended without a finish event.`, { provider: model.id });
   }
+}
+
+function validateBudget(budget: Budget | undefined): Budget {
+  if (budget === undefined) return {};
+  for (const key of ['maxCalls', 'maxTokens'] as const) {
+    const value = budget[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      throw new ConfigError(`budget.${key} must be an integer >= 0 (got ${value}).`);
+    }
+  }
+  return budget;
 }
 
 function normalizeError(error: unknown, signal: AbortSignal | undefined, modelId: string): Error {

@@ -16,13 +16,14 @@ export function runStream<R>(
   options: RunOptions = {},
 ): RunStream<R> {
   const buffer: SwarmEvent[] = [];
-  let wake: (() => void) | undefined;
+  // One waiter per iterator: a stream may be iterated by several consumers at once.
+  const waiters = new Set<() => void>();
   let finished = false;
   let failure: { error: unknown } | undefined;
 
   const notify = () => {
-    wake?.();
-    wake = undefined;
+    for (const wake of waiters) wake();
+    waiters.clear();
   };
   const result = start({
     textDeltas: true,
@@ -53,7 +54,7 @@ export function runStream<R>(
         while (index < buffer.length) yield buffer[index++]!;
         if (finished) break;
         await new Promise<void>((resolve) => {
-          wake = resolve;
+          waiters.add(resolve);
         });
       }
       if (failure) throw failure.error;

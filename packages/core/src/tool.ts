@@ -44,6 +44,9 @@ export function tool<P extends z.ZodObject, R>(options: ToolOptions<P, R>): Tool
       `tool: name must be 1 to 64 letters, digits, "_" or "-" (got ${JSON.stringify(options.name)}).`,
     );
   }
+  if (typeof options.description !== 'string') {
+    throw new ConfigError(`tool "${options.name}": description must be a string.`);
+  }
   if (!(options.parameters instanceof z.ZodObject)) {
     throw new ConfigError(`tool "${options.name}": parameters must be a z.object(...) schema.`);
   }

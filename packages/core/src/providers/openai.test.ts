@@ -185,7 +185,10 @@ describe('openaiModel', () => {
   });
 
   it('streams text deltas that concatenate to the final text', async () => {
-    server.enqueue({ text: 'The quick brown fox jumps.', usage: { inputTokens: 10, outputTokens: 6 } });
+    server.enqueue({
+      text: 'The quick brown fox jumps.',
+      usage: { inputTokens: 10, outputTokens: 6, cachedTokens: 4, reasoningTokens: 2 },
+    });
     const events = await collect(model().stream!({ messages: [{ role: 'user', content: 'Tell me.' }] }));
 
     const deltas = events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []));
@@ -195,7 +198,14 @@ describe('openaiModel', () => {
     expect(last?.type).toBe('finish');
     if (last?.type !== 'finish') return;
     expect(last.response.text).toBe('The quick brown fox jumps.');
-    expect(last.response.usage).toMatchObject({ inputTokens: 10, outputTokens: 6, totalTokens: 16 });
+    expect(last.response.usage).toEqual({
+      inputTokens: 10,
+      outputTokens: 6,
+      cachedTokens: 4,
+      reasoningTokens: 2,
+      totalTokens: 16,
+    });
+    expect(last.response.finishReason).toBe('stop');
     expect(body()).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
@@ -323,6 +333,28 @@ describe('openaiModel', () => {
       expect(server.requests).toHaveLength(0);
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it('reads the key and endpoint from OPENAI_API_KEY and OPENAI_BASE_URL when no option gives them', async () => {
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = 'env-key';
+    process.env.OPENAI_BASE_URL = server.openaiBaseURL;
+    try {
+      server.enqueue({ text: 'from env' });
+      const response = await openaiModel('gpt-5.4', { maxRetries: 0 }).generate({
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(response.text).toBe('from env');
+      expect(server.requests[0]?.headers.authorization).toBe('Bearer env-key');
+    } finally {
+      for (const [name, value] of [
+        ['OPENAI_API_KEY', saved.key],
+        ['OPENAI_BASE_URL', saved.url],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 

@@ -137,7 +137,8 @@ export class ScriptedModel implements Model {
     }
     if (this.#options.latencyMs) await sleep(this.#options.latencyMs, signal);
     if (step.kind === 'fail') throw step.error;
-    const scripted = step.kind === 'reply' ? step.reply : await step.fn(request, index);
+    // A `respond` step that waits (on a gate, say) still gives way to an abort.
+    const scripted = step.kind === 'reply' ? step.reply : await untilAborted(step.fn(request, index), signal);
     return this.#toResponse(scripted);
   }
 
@@ -190,5 +191,16 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       reject(new AbortError(undefined, { cause: signal?.reason }));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  const promise = Promise.resolve(value);
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortError(undefined, { cause: signal.reason }));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

@@ -1,0 +1,68 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Conversation } from './conversation.js';
+
+// Simulates a crash in the middle of a write: every write writes half its data, then fails.
+const crash = vi.hoisted(() => ({ on: false }));
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const half = (data: unknown) => String(data).slice(0, Math.floor(String(data).length / 2));
+  return {
+    ...fs,
+    writeFile: async (path: Parameters<typeof fs.writeFile>[0], data: unknown, ...rest: never[]) => {
+      if (!crash.on) return fs.writeFile(path, data as string, ...rest);
+      await fs.writeFile(path, half(data));
+      throw new Error('simulated crash');
+    },
+    open: async (...args: Parameters<typeof fs.open>) => {
+      const handle = await fs.open(...args);
+      if (!crash.on) return handle;
+      return new Proxy(handle, {
+        get(target, key) {
+          if (key === 'writeFile' || key === 'write') {
+            return async (data: unknown) => {
+              await target.writeFile(half(data));
+              throw new Error('simulated crash');
+            };
+          }
+          const value = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    },
+  };
+});
+
+afterEach(() => {
+  crash.on = false;
+});
+
+describe('Conversation.save', () => {
+  it('leaves the previous file whole when the write crashes midway', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swarm-atomic-'));
+    const path = join(dir, 'conv.json');
+    const before = new Conversation();
+    before.add('user', 'The saved version.');
+    await before.save(path);
+    const saved = await readFile(path, 'utf8');
+
+    const after = new Conversation();
+    after.add('user', 'A longer version that never made it to disk in one piece.');
+    crash.on = true;
+    await expect(after.save(path)).rejects.toThrow(/simulated crash/);
+    crash.on = false;
+
+    expect(await readFile(path, 'utf8')).toBe(saved);
+    expect((await Conversation.load(path)).entries).toEqual(before.entries);
+    expect(await readdir(dir)).toEqual(['conv.json']);
+  });
+
+  it('writes through the mock normally when no crash is simulated', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swarm-atomic-'));
+    await writeFile(join(dir, 'plain.txt'), 'ok');
+    expect(await readFile(join(dir, 'plain.txt'), 'utf8')).toBe('ok');
+  });
+});
