@@ -25,6 +25,7 @@ export {
 } from './errors.js';
 export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
+export { fnv1a } from './hash.js';
 export { Limiter, type LimiterOptions } from './limiter.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
@@ -36,6 +37,7 @@ export {
 } from './providers/openai-compatible.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export {
+  lazyClient,
   type ProviderSettingsInput,
   resolveProviderSettings,
   validateProviderOptions,

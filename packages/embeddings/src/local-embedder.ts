@@ -1,4 +1,4 @@
-import { ConfigError, throwIfAborted } from '@swarm/core';
+import { ConfigError, fnv1a, throwIfAborted } from '@swarm/core';
 import type { Embedder } from './embedder.js';
 import { englishStopWords } from './stop-words.js';
 import { tokenize } from './tokenize.js';
@@ -92,16 +92,6 @@ function embedText(
     for (let i = 0; i < dimensions; i++) vector[i]! *= scale;
   }
   return vector;
-}
-
-/** FNV-1a over UTF-16 code units: fast, stable across machines and runs. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
 
 const suffixes = [

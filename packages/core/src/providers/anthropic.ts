@@ -11,7 +11,7 @@ import type {
   Usage,
 } from '../types.js';
 import { raceAbort, toSwarmError } from './provider-error.js';
-import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
+import { lazyClient, validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
 
 type MessageParams = Anthropic.MessageCreateParamsNonStreaming;
@@ -67,11 +67,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     );
   }
   const provider = options.provider ?? 'anthropic';
-  let client: Anthropic | undefined = options.client;
-
-  const getClient = (): Anthropic => {
-    if (client) return client;
-    const settings = resolveProviderSettings({
+  const getClient = lazyClient(
+    {
       provider,
       apiKey: options.apiKey,
       apiKeyEnv: options.apiKeyEnv ?? 'ANTHROPIC_API_KEY',
@@ -79,15 +76,15 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
       baseURL: options.baseURL,
       baseURLEnv: options.baseURLEnv ?? 'ANTHROPIC_BASE_URL',
       defaultBaseURL: options.defaultBaseURL ?? 'https://api.anthropic.com',
-    });
-    client = new Anthropic({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseURL,
-      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
-    });
-    return client;
-  };
+      client: options.client,
+    },
+    (settings) =>
+      new Anthropic({
+        ...settings,
+        ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+        ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+      }),
+  );
 
   const requestOptions = (request: ModelRequest): Anthropic.RequestOptions => ({
     ...(request.signal && { signal: request.signal }),

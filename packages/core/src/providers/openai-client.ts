@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { resolveProviderSettings } from './provider-settings.js';
+import { lazyClient } from './provider-settings.js';
 
 /** Where and how to reach an OpenAI-compatible server; shared by chat models and embedders. */
 export interface OpenAIConnectionOptions {
@@ -31,10 +31,8 @@ export interface OpenAIConnectionOptions {
  */
 export function lazyOpenAIClient(options: OpenAIConnectionOptions): () => OpenAI {
   const provider = options.provider ?? 'openai';
-  let client: OpenAI | undefined = options.client;
-  return () => {
-    if (client) return client;
-    const settings = resolveProviderSettings({
+  return lazyClient(
+    {
       provider,
       apiKey: options.apiKey,
       apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
@@ -42,16 +40,16 @@ export function lazyOpenAIClient(options: OpenAIConnectionOptions): () => OpenAI
       baseURL: options.baseURL,
       baseURLEnv: options.baseURLEnv ?? 'OPENAI_BASE_URL',
       defaultBaseURL: options.defaultBaseURL ?? 'https://api.openai.com/v1',
-    });
-    client = new OpenAI({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseURL,
-      // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
-      organization: options.organization ?? (provider === 'openai' ? undefined : null),
-      project: provider === 'openai' ? undefined : null,
-      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
-    });
-    return client;
-  };
+      client: options.client,
+    },
+    (settings) =>
+      new OpenAI({
+        ...settings,
+        // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
+        organization: options.organization ?? (provider === 'openai' ? undefined : null),
+        project: provider === 'openai' ? undefined : null,
+        ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+        ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+      }),
+  );
 }

@@ -55,3 +55,19 @@ export function validateProviderOptions(
     throw new ConfigError(`${factory}: maxRetries must be an integer >= 0, got ${maxRetries}.`);
   }
 }
+
+/**
+ * Returns a getter that builds an SDK client at its first use from the resolved key and endpoint,
+ * so that constructing a model never reads the environment and a missing key is a ConfigError at
+ * the first call. A ready `client` is returned as is.
+ */
+export function lazyClient<C>(
+  input: ProviderSettingsInput & { client?: C | undefined },
+  create: (settings: { apiKey: string; baseURL: string | undefined }) => C,
+): () => C {
+  let client = input.client;
+  return () => {
+    client ??= create(resolveProviderSettings(input));
+    return client;
+  };
+}

@@ -1,5 +1,6 @@
 // The OpenAI-compatible embeddings endpoint of the mock provider server.
 import type { ServerResponse } from 'node:http';
+import { fnv1a } from '../hash.js';
 import type { MockProviderServerOptions } from './mock-provider-server.js';
 import { estimateTokens, noRetry, sendError, sendJson } from './mock-wire.js';
 
@@ -40,16 +41,6 @@ export async function sendEmbeddings(
     })),
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   });
-}
-
-/** FNV-1a, to seed each word's pseudo-random direction. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
 
 /**
