@@ -122,10 +122,25 @@ export class Agent {
       const twice = tools.find((t) => taken.has(t.name) || !taken.add(t.name));
       throw new ConfigError(`Agent "${this.name}": two tools are named "${twice?.name}" in this run.`);
     }
-    let toolChoice = options.toolChoice;
-    const definitions = tools.map(toolDefinition);
-    const result: AgentResult = { output: '', messages: [], usage: emptyUsage(), llmCalls: 0, toolCalls: [] };
     context.emit({ type: 'agent.start', agent: this.name });
+    try {
+      return await this.#loop(history, byName, options, context);
+    } catch (error) {
+      context.emitError('agent.error', error, this.name);
+      throw error;
+    }
+  }
+
+  // The tool loop proper: call the model, run the tools it asked for, until it answers.
+  async #loop(
+    history: Message[],
+    byName: Map<string, Tool>,
+    options: AgentRunOptions,
+    context: RunContext,
+  ): Promise<AgentResult> {
+    let toolChoice = options.toolChoice;
+    const definitions = [...byName.values()].map(toolDefinition);
+    const result: AgentResult = { output: '', messages: [], usage: emptyUsage(), llmCalls: 0, toolCalls: [] };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
       result.llmCalls += 1;

@@ -2,6 +2,7 @@
 export type CoreEventType =
   | 'run.start'
   | 'run.end'
+  | 'run.error'
   | 'model.request'
   | 'model.response'
   | 'model.error'
@@ -10,6 +11,7 @@ export type CoreEventType =
   | 'tool.result'
   | 'agent.start'
   | 'agent.end'
+  | 'agent.error'
   | 'warning';
 
 /**

@@ -259,7 +259,7 @@ describe('runStream', () => {
     await expect(async () => {
       for await (const event of stream) types.push(event.type);
     }).rejects.toThrow(/script is spent/);
-    expect(types).toEqual(['agent.start', 'model.request', 'model.error']);
+    expect(types).toEqual(['agent.start', 'model.request', 'model.error', 'agent.error']);
     await expect(stream.result).rejects.toThrow(/script is spent/);
   });
 });

@@ -3,6 +3,7 @@ import {
   AbortError,
   BudgetExceededError,
   ConfigError,
+  errorMessage,
   ModelError,
   SwarmError,
   throwIfAborted,
@@ -70,6 +71,19 @@ export class RunContext {
     const stamped: SwarmEvent = { runId: this.runId, at: new Date().toISOString(), ...event };
     if (this.topology !== undefined && stamped.topology === undefined) stamped.topology = this.topology;
     this.#onEvent(stamped);
+  }
+
+  /**
+   * Closes a trace that ends in an error: emits `run.error` (or `agent.error`) with the message and
+   * the error's code, so that a trace is complete whether the run succeeds or fails.
+   */
+  emitError(type: 'run.error' | 'agent.error', error: unknown, agent?: string): void {
+    this.emit({
+      type,
+      ...(agent !== undefined && { agent }),
+      error: errorMessage(error),
+      ...(SwarmError.isInstance(error) && { code: error.code }),
+    });
   }
 
   /** Throws `BudgetExceededError` when one more call would pass the budget. */

@@ -74,6 +74,16 @@ describe('ForestSwarm.route', () => {
     });
   });
 
+  it('closes the trace with run.error when run cannot route the task', async () => {
+    const events: SwarmEvent[] = [];
+    const error = await financialForest()
+      .run('What is the capital of Australia?', { onEvent: (e) => events.push(e) })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'NoRouteError' });
+    expect(events.map((e) => e.type)).toEqual(['run.start', 'run.error']);
+    expect(events[1]).toMatchObject({ code: 'NO_ROUTE', topology: 'ForestSwarm' });
+  });
+
   it('sends unroutable tasks to the fallback agent and says so in the decision', async () => {
     const fallback = new TreeAgent({
       name: 'Concierge',

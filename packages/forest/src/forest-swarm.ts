@@ -178,8 +178,14 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   async run(task: string, options: RunOptions = {}): Promise<ForestResult> {
     const context = RunContext.from({ ...options, topology: this.type });
     context.emit({ type: 'run.start', task });
-    const decision = await this.route(task, context.signal ? { signal: context.signal } : {});
-    const result = await this.#execute(task, decision, context, options);
+    let result: Omit<ForestResult, 'usage' | 'llmCalls'>;
+    try {
+      const decision = await this.route(task, context.signal ? { signal: context.signal } : {});
+      result = await this.#execute(task, decision, context, options);
+    } catch (error) {
+      context.emitError('run.error', error);
+      throw error;
+    }
     context.emit({
       type: 'run.end',
       output: result.output,
@@ -205,7 +211,12 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     }
     const context = RunContext.from({ ...runOptions, topology: this.type });
     context.emit({ type: 'run.start', tasks: tasks.length });
-    const decisions = await this.routeAll(tasks, context.signal ? { signal: context.signal } : {});
+    const decisions = await this.routeAll(tasks, context.signal ? { signal: context.signal } : {}).catch(
+      (error: unknown) => {
+        context.emitError('run.error', error);
+        throw error;
+      },
+    );
     const results = await mapSettled(
       tasks,
       async (task, i) => {

@@ -360,12 +360,15 @@ describe('Team.swarm: turns and who may hand off', () => {
       entryAgent: 'triage',
     });
 
-    const failure = team.run(request);
+    const events: SwarmEvent[] = [];
+    const failure = team.run(request, { onEvent: (e) => events.push(e) });
     await expect(failure).rejects.toThrow(ConfigError);
     await expect(failure).rejects.toThrow(
       /handoff\("tech"\): inputFilter must return an array of history items/,
     );
     expect(desk.models.tech.calls).toHaveLength(0);
+    // The trace is closed even though the run failed.
+    expect(events.at(-1)).toMatchObject({ type: 'run.error', code: 'CONFIG', topology: 'Swarm' });
   });
 
   it('emits swarm.handoff for every handoff and streams the answer text', async () => {

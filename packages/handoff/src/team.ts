@@ -94,36 +94,41 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
     let interruption: SwarmInterruption | undefined;
     context.emit({ type: 'run.start', agent: active, task, ...(sessionId ? { sessionId } : {}) });
 
-    while (true) {
-      // 2. Active turn: its own tools plus its handoff tools, unless a limit has taken those away.
-      const turn = await runTurn(this.#member(active), input, context, interruption === undefined);
-      items.push(...turn.items);
-      // 4. Answer: the first agent that replies without handing off gives the final answer.
-      if (!turn.handoff) {
-        if (sessionId !== undefined) {
-          await this.#options.sessions.set(sessionId, { history: [...past, ...items], lastAgent: active });
+    try {
+      while (true) {
+        // 2. Active turn: its own tools plus its handoff tools, unless a limit has taken those away.
+        const turn = await runTurn(this.#member(active), input, context, interruption === undefined);
+        items.push(...turn.items);
+        // 4. Answer: the first agent that replies without handing off gives the final answer.
+        if (!turn.handoff) {
+          if (sessionId !== undefined) {
+            await this.#options.sessions.set(sessionId, { history: [...past, ...items], lastAgent: active });
+          }
+          context.emit({ type: 'run.end', agent: active, output: turn.output, interrupted: !!interruption });
+          return {
+            output: turn.output,
+            lastAgent: active,
+            handoffs,
+            messages: items,
+            usage: { ...context.usage },
+            llmCalls: context.llmCalls,
+            interrupted: interruption !== undefined,
+            ...(interruption ? { interruptionReason: interruption } : {}),
+          };
         }
-        context.emit({ type: 'run.end', agent: active, output: turn.output, interrupted: !!interruption });
-        return {
-          output: turn.output,
-          lastAgent: active,
-          handoffs,
-          messages: items,
-          usage: { ...context.usage },
-          llmCalls: context.llmCalls,
-          interrupted: interruption !== undefined,
-          ...(interruption ? { interruptionReason: interruption } : {}),
-        };
+        // 3. Handoff: the turn ended at once; the target takes over, seeing the thread so far.
+        const handoff: HandoffRecord = { from: active, ...turn.handoff };
+        handoffs.push(handoff);
+        path.push(handoff.to);
+        context.emit({ type: 'swarm.handoff', agent: active, ...handoff });
+        interruption = this.#limitReached(path, handoffs.length, context);
+        const passed = this.#options.passFullHistory ? [...past, ...items] : [request, ...turn.items];
+        input = await this.#inputFor(handoff, passed);
+        active = handoff.to;
       }
-      // 3. Handoff: the turn ended at once; the target takes over, seeing the thread so far.
-      const handoff: HandoffRecord = { from: active, ...turn.handoff };
-      handoffs.push(handoff);
-      path.push(handoff.to);
-      context.emit({ type: 'swarm.handoff', agent: active, ...handoff });
-      interruption = this.#limitReached(path, handoffs.length, context);
-      const passed = this.#options.passFullHistory ? [...past, ...items] : [request, ...turn.items];
-      input = await this.#inputFor(handoff, passed);
-      active = handoff.to;
+    } catch (error) {
+      context.emitError('run.error', error, active);
+      throw error;
     }
   }
 

@@ -373,8 +373,10 @@ describe('TreeOfThoughts: result and answer', () => {
       object({ nope: 1 }),
     ]);
     const tot = new TreeOfThoughts({ model, maxDepth: 1 });
-    const error = await tot.run('Task.').catch((e: unknown) => e);
+    const events: SwarmEvent[] = [];
+    const error = await tot.run('Task.', { onEvent: (e) => events.push(e) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoAnswerError);
+    expect(events.at(-1)).toMatchObject({ type: 'run.error', code: 'NO_ANSWER' });
     expect(error).toMatchObject({ code: 'NO_ANSWER', cause: { code: 'STRUCTURED_OUTPUT' } });
     expect((error as NoAnswerError).root.children[0]?.content).toBe('bad');
   });

@@ -127,6 +127,9 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         usage: result.usage,
       });
       return { result, conversation };
+    } catch (error) {
+      run.ctx.emitError('run.error', error, o.name);
+      throw error;
     } finally {
       addUsage(this.#usage, run.ctx.usage);
     }
