@@ -89,6 +89,19 @@ describe('cachedEmbedder', () => {
     await expect(cached.embed(['a'])).rejects.toThrow(/returned 0 vectors for 1 texts/);
   });
 
+  it('forgets the least recently used texts past maxEntries', async () => {
+    const { inner, calls } = recordingEmbedder();
+    const e = cachedEmbedder(inner, { maxEntries: 2 });
+    await e.embed(['a', 'b']);
+    await e.embed(['a']); // a is now the most recent
+    await e.embed(['c']); // b, the least recent, is forgotten
+    expect(e.size).toBe(2);
+    await e.embed(['a', 'c']);
+    await e.embed(['b']);
+    expect(calls).toEqual([['a', 'b'], ['c'], ['b']]);
+    expect(() => cachedEmbedder(inner, { maxEntries: 0 })).toThrow(/maxEntries must be an integer >= 1/);
+  });
+
   it('rejects a maxBatchSize below 1', () => {
     expect(() => cachedEmbedder(recordingEmbedder().inner, { maxBatchSize: 0 })).toThrow(ConfigError);
   });

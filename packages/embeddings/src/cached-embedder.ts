@@ -5,6 +5,11 @@ import type { Embedder, EmbedOptions } from './embedder.js';
 export interface CachedEmbedderOptions {
   /** Most texts per call of the wrapped embedder (default: its own `maxBatchSize`, else 2048). */
   maxBatchSize?: number;
+  /**
+   * Most texts kept (default: unlimited); past it the least recently used are forgotten, so a
+   * long-lived cache of ever-new texts (tasks) does not grow without bound.
+   */
+  maxEntries?: number;
 }
 
 /** An Embedder that remembers: see `cachedEmbedder`. */
@@ -29,6 +34,12 @@ export function cachedEmbedder(inner: Embedder, options: CachedEmbedderOptions =
       `cachedEmbedder: maxBatchSize must be an integer >= 1 or Infinity (got ${maxBatchSize}).`,
     );
   }
+  const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
+  if (!(maxEntries >= 1) || (Number.isFinite(maxEntries) && !Number.isInteger(maxEntries))) {
+    throw new ConfigError(
+      `cachedEmbedder: maxEntries must be an integer >= 1 or Infinity (got ${maxEntries}).`,
+    );
+  }
   // Each entry remembers the signal of the call that embeds it, so a caller can tell a call that
   // another caller cancelled from a failure of its own.
   const cache = new Map<string, { vector: Promise<Float32Array>; signal: AbortSignal | undefined }>();
@@ -51,6 +62,22 @@ export function cachedEmbedder(inner: Embedder, options: CachedEmbedderOptions =
     });
   };
 
+  // Marks `texts` as the most recently used (a Map iterates oldest first), then forgets the least
+  // recently used past `maxEntries`. Callers hold their entries already, so eviction never loses a result.
+  const keepRecent = (
+    texts: string[],
+    entries: { vector: Promise<Float32Array>; signal: AbortSignal | undefined }[],
+  ) => {
+    texts.forEach((text, i) => {
+      cache.delete(text);
+      cache.set(text, entries[i]!);
+    });
+    for (const oldest of cache.keys()) {
+      if (cache.size <= maxEntries) break;
+      cache.delete(oldest);
+    }
+  };
+
   return {
     id: inner.id,
     maxBatchSize,
@@ -70,6 +97,7 @@ export function cachedEmbedder(inner: Embedder, options: CachedEmbedderOptions =
           embedBatch(missing.slice(start, start + maxBatchSize), embedOptions);
         }
         const entries = texts.map((text) => cache.get(text)!);
+        if (Number.isFinite(maxEntries)) keepRecent(texts, entries);
         try {
           return await Promise.all(entries.map((entry) => entry.vector));
         } catch (error) {

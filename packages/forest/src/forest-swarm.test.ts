@@ -74,6 +74,18 @@ describe('ForestSwarm.route', () => {
     });
   });
 
+  it('forgets the least recently routed tasks past cacheSize, keeping the agents indexed', async () => {
+    const { embedder, calls } = countingEmbedder();
+    const forest = financialForest({ embedder, cacheSize: 1 });
+    const [tax, stocks] = ['How do I file my corporate tax return?', 'Which tech stocks look strong?'];
+    await forest.routeAll([tax]);
+    await forest.routeAll([stocks]);
+    await forest.routeAll([tax]);
+    // One call for the agents, then each task again once the other pushed it out.
+    expect(calls.slice(1)).toEqual([[tax], [stocks], [tax]]);
+    expect(() => financialForest({ cacheSize: 0 })).toThrow(/cacheSize must be an integer >= 1/);
+  });
+
   it('closes the trace with run.error when run cannot route the task', async () => {
     const events: SwarmEvent[] = [];
     const error = await financialForest()

@@ -36,6 +36,11 @@ export interface ForestSwarmOptions {
   fallback?: TreeAgent;
   /** Most texts per embedding call (default: the embedder's own limit). */
   maxBatchSize?: number;
+  /**
+   * Most task texts the forest remembers the vectors of (default 10,000; the least recently used
+   * are forgotten), so a long-lived forest's memory stays bounded. Agent vectors are kept apart.
+   */
+  cacheSize?: number;
   /** Log decisions and records through `logger` (default false). */
   verbose?: boolean;
   /** Where verbose lines go (default: console.log). */
@@ -109,6 +114,10 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         `ForestSwarm: keywordWeight must be a number from 0 to 1 (got ${keywordWeight}).`,
       );
     }
+    const cacheSize = options.cacheSize ?? 10_000;
+    if (!(Number.isInteger(cacheSize) && cacheSize >= 1)) {
+      throw new ConfigError(`ForestSwarm: cacheSize must be an integer >= 1 (got ${cacheSize}).`);
+    }
     const treeNames = new Set<string>();
     const agentNames = new Set<string>();
     if (options.fallback !== undefined && !(options.fallback instanceof TreeAgent)) {
@@ -141,7 +150,10 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     const base = options.embedder === undefined ? localEmbedder() : resolveEmbedder(options.embedder);
     this.#router = new AgentRouter(
       this.trees.flatMap((tree) => tree.agents.map((agent) => ({ tree: tree.name, agent }))),
-      cachedEmbedder(base, options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}),
+      cachedEmbedder(base, {
+        maxEntries: cacheSize,
+        ...(options.maxBatchSize !== undefined && { maxBatchSize: options.maxBatchSize }),
+      }),
     );
   }
 
