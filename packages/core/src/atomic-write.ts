@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 
 /**
  * Writes a file so that readers see either the old content or the new, never a truncated mix: the
- * data goes to a temp file beside the target, is flushed to disk, then renamed over it.
+ * data goes to a temp file beside the target, is flushed to disk, then renamed over it, and the
+ * directory is synced so the rename survives a power loss.
  */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   const dir = dirname(path);
@@ -22,5 +23,21 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+  await syncDirectory(dir);
+}
+
+// Makes the rename itself durable. Some platforms (Windows) cannot open a directory for syncing;
+// there the rename is still atomic, only its durability on power loss is up to the OS.
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw error;
+  } finally {
+    await handle?.close();
   }
 }

@@ -11,7 +11,11 @@ export async function mapSettled<T, R>(
   options: { concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<Settled<R>[]> {
   const { concurrency = Number.POSITIVE_INFINITY, signal } = options;
-  if (!(concurrency >= 1)) throw new ConfigError(`concurrency must be >= 1 (got ${concurrency}).`);
+  if (!(concurrency >= 1) || (Number.isFinite(concurrency) && !Number.isInteger(concurrency))) {
+    throw new ConfigError(
+      `mapSettled: concurrency must be an integer >= 1 or Infinity (got ${concurrency}).`,
+    );
+  }
   const results = new Array<Settled<R>>(items.length);
   let next = 0;
   const worker = async () => {

@@ -284,4 +284,11 @@ describe('mapSettled', () => {
     expect(results[1]).toMatchObject({ status: 'rejected', reason: new Error('zero') });
     expect(results[2]).toEqual({ status: 'fulfilled', value: 10 });
   });
+
+  it('rejects a concurrency that is not a whole number of workers', async () => {
+    await expect(mapSettled([1], async (n) => n, { concurrency: 1.5 })).rejects.toThrow(
+      /mapSettled: concurrency must be an integer >= 1 or Infinity/,
+    );
+    await expect(mapSettled([1], async (n) => n, { concurrency: 0 })).rejects.toThrow(ConfigError);
+  });
 });
