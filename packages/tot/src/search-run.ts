@@ -29,13 +29,12 @@ const agentSuffix: Record<CallPhase, string> = {
 export class SearchRun {
   readonly ctx: RunContext;
   readonly workers: Limiter;
-  /** Nodes that had candidates generated from them. */
-  expansions = 0;
   /** The first budget error met; once set, no further strategy call starts. */
   interruption: BudgetExceededError | undefined;
   #nextId = 1;
   #largestCall = 0;
   #lastTurn: Promise<void> = Promise.resolve();
+  readonly #expanded = new Set<ThoughtNode>();
 
   constructor(
     readonly task: string,
@@ -67,6 +66,14 @@ export class SearchRun {
     return { ready, release };
   }
 
+  /**
+   * Nodes that had candidates generated from them: a generation call was made for them, whether it
+   * succeeded or failed. A call the budget refused before it was made does not count.
+   */
+  get expansions(): number {
+    return this.#expanded.size;
+  }
+
   /** Expansions still allowed: 0 once `maxExpansions` is reached or the budget ran out. */
   expansionsLeft(): number {
     if (this.interruption) return 0;
@@ -87,13 +94,16 @@ export class SearchRun {
     if (this.interruption) return undefined;
     throwIfAborted(this.ctx.signal);
     try {
-      return await this.workers.run(async () => call(), { signal: this.ctx.signal });
+      const value = await this.workers.run(async () => call(), { signal: this.ctx.signal });
+      if (phase === 'generate') this.#expanded.add(node);
+      return value;
     } catch (error) {
       if (SwarmError.isInstance(error) && error.code === 'ABORTED') throw error;
       if (SwarmError.isInstance(error) && error.code === 'BUDGET_EXCEEDED') {
         this.interruption ??= error as BudgetExceededError;
         return undefined;
       }
+      if (phase === 'generate') this.#expanded.add(node);
       this.warn(phase, node, error);
       return undefined;
     }

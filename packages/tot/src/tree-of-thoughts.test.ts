@@ -418,6 +418,15 @@ describe('TreeOfThoughts: budget', () => {
     });
   });
 
+  it('does not count a node as expanded when the budget refused its generation call', async () => {
+    const model = treeModel({ children: { '': ['a', 'b', 'c'], a: ['a1'], b: ['b1'] } });
+    const tot = new TreeOfThoughts({ model });
+    // Root generation and its three ratings take four calls; the fifth is kept for the answer, so
+    // the expansions of a and b are refused before any call is made.
+    await tot.run('Task.', { budget: { maxCalls: 5 } });
+    expect(tot.lastResult).toMatchObject({ nodesExpanded: 1, llmCalls: 5, interrupted: true });
+  });
+
   it('rethrows the budget error when even the answer call cannot be afforded', async () => {
     const model = treeModel({ children: { '': ['a', 'b'] } });
     const tot = new TreeOfThoughts({ model, numThoughts: 2 });

@@ -153,7 +153,6 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
   /** 1. Generate: the node's candidate next steps, duplicates from this parent dropped. */
   async #generate(run: SearchRun, node: ThoughtNode): Promise<ThoughtNode[]> {
     const strategy = this.#options.generationStrategy;
-    run.expansions += 1;
     const turn = run.takeTurn();
     try {
       const candidates =
