@@ -92,12 +92,9 @@ export class Agent {
         `Agent "${options.name}": maxTokens must be an integer >= 1 (got ${options.maxTokens}).`,
       );
     }
-    const names = new Set<string>();
-    for (const t of options.tools ?? []) {
-      if (names.has(t.name))
-        throw new ConfigError(`Agent "${options.name}": two tools are named "${t.name}".`);
-      names.add(t.name);
-    }
+    const twice = duplicateToolName(options.tools ?? []);
+    if (twice !== undefined)
+      throw new ConfigError(`Agent "${options.name}": two tools are named "${twice}".`);
     this.name = options.name;
     this.description = options.description;
     this.instructions = options.instructions;
@@ -116,12 +113,11 @@ export class Agent {
     const context = RunContext.from(options);
     const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
     const tools = [...this.tools, ...(options.tools ?? [])];
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    if (byName.size < tools.length) {
-      const taken = new Set<string>();
-      const twice = tools.find((t) => taken.has(t.name) || !taken.add(t.name));
-      throw new ConfigError(`Agent "${this.name}": two tools are named "${twice?.name}" in this run.`);
+    const twice = duplicateToolName(tools);
+    if (twice !== undefined) {
+      throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
     }
+    const byName = new Map(tools.map((t) => [t.name, t]));
     context.emit({ type: 'agent.start', agent: this.name });
     try {
       return await this.#loop(history, byName, options, context);
@@ -292,4 +288,13 @@ function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
   return JSON.stringify(value);
+}
+
+function duplicateToolName(tools: readonly Tool[]): string | undefined {
+  const seen = new Set<string>();
+  for (const t of tools) {
+    if (seen.has(t.name)) return t.name;
+    seen.add(t.name);
+  }
+  return undefined;
 }

@@ -36,12 +36,7 @@ export {
   openaiCompatiblePresets,
 } from './providers/openai-compatible.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
-export {
-  lazyClient,
-  type ProviderSettingsInput,
-  resolveProviderSettings,
-  validateProviderOptions,
-} from './providers/provider-settings.js';
+export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunOptions } from './run-context.js';
 export { type RunStream, runStream } from './run-stream.js';

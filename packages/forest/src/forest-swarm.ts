@@ -2,6 +2,7 @@ import {
   BaseTopology,
   ConfigError,
   Conversation,
+  errorMessage,
   mapSettled,
   NoRouteError,
   RunContext,
@@ -15,7 +16,7 @@ import type { AgentLogInput, AgentLogOutput, ForestLogger, TreeLog } from './log
 import { consoleLogger, preview } from './logs.js';
 import type { RouteDecision, RoutingStrategy } from './route-decision.js';
 import { Tree } from './tree.js';
-import { DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
+import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
 
 /** Options of a ForestSwarm. */
 export interface ForestSwarmOptions {
@@ -108,7 +109,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     if (typeof threshold !== 'number' || !(threshold >= -1 && threshold <= 1)) {
       throw new ConfigError(`ForestSwarm: threshold must be a number from -1 to 1 (got ${threshold}).`);
     }
-    const keywordWeight = options.keywordWeight ?? 0.1;
+    const keywordWeight = options.keywordWeight ?? DEFAULT_KEYWORD_WEIGHT;
     if (typeof keywordWeight !== 'number' || !(keywordWeight >= 0 && keywordWeight <= 1)) {
       throw new ConfigError(
         `ForestSwarm: keywordWeight must be a number from 0 to 1 (got ${keywordWeight}).`,
@@ -234,7 +235,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
       async (task, i) => {
         const decision = decisions[i]!;
         if (decision.status === 'rejected') {
-          context.emit({ type: 'forest.no_route', task, error: String(decision.reason) });
+          context.emit({ type: 'forest.no_route', task, error: errorMessage(decision.reason) });
           throw decision.reason;
         }
         return this.#execute(task, decision.value, context, runOptions);

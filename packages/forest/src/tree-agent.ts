@@ -32,6 +32,9 @@ import {
  */
 export const DEFAULT_THRESHOLD = 0.07;
 
+/** The score a matched keyword adds, shared by a forest and a tree routing on its own. */
+export const DEFAULT_KEYWORD_WEIGHT = 0.1;
+
 /** Options of a TreeAgent: either a ready core `agent`, or the fields to build one. */
 export interface TreeAgentOptions {
   /** A ready agent to wrap; its `instructions` are the system prompt unless `systemPrompt` is given. */

@@ -3,7 +3,7 @@ import { cachedEmbedder, cosineSimilarity, type Embedder, localEmbedder } from '
 import { AgentRouter } from './agent-router.js';
 import { consoleLogger, type ForestLogger, newLogId, preview, type TreeLog } from './logs.js';
 import type { RoutingStrategy } from './route-decision.js';
-import { DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
+import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
 
 /** Options of a Tree. */
 export interface TreeOptions {
@@ -89,7 +89,7 @@ export class Tree {
       {
         strategy: options.routing ?? 'best',
         threshold: options.threshold ?? DEFAULT_THRESHOLD,
-        keywordWeight: options.keywordWeight ?? 0.1,
+        keywordWeight: options.keywordWeight ?? DEFAULT_KEYWORD_WEIGHT,
       },
       options.signal,
     );
