@@ -9,6 +9,16 @@ import { runStream } from './run-stream.js';
 import { Gate } from './testing/gate.js';
 import { reply, respond, ScriptedModel } from './testing/scripted-model.js';
 
+/** A model whose every call waits at `gate`, then answers 'ok'. */
+function answersOkAt(gate: Gate): ScriptedModel {
+  return new ScriptedModel([], {
+    fallback: respond(async () => {
+      await gate.wait();
+      return 'ok';
+    }),
+  });
+}
+
 describe('Limiter', () => {
   it('never runs more calls at once than its concurrency', async () => {
     const limiter = new Limiter({ concurrency: 2 });
@@ -33,12 +43,7 @@ describe('Limiter', () => {
   it('is shared by the model calls of several runs', async () => {
     const limiter = new Limiter({ concurrency: 1 });
     const gate = new Gate();
-    const model = new ScriptedModel([], {
-      fallback: respond(async () => {
-        await gate.wait();
-        return 'ok';
-      }),
-    });
+    const model = answersOkAt(gate);
     const agent = new Agent({ name: 'a', model });
     const runs = [agent.run('one', { limiter }), agent.run('two', { limiter })];
     await gate.until(1);
@@ -113,12 +118,7 @@ describe('budget', () => {
 
   it('lets exactly maxCalls of many concurrent calls through and counts only those', async () => {
     const gate = new Gate();
-    const model = new ScriptedModel([], {
-      fallback: respond(async () => {
-        await gate.wait();
-        return 'ok';
-      }),
-    });
+    const model = answersOkAt(gate);
     const agent = new Agent({ name: 'a', model });
     const context = new RunContext({ budget: { maxCalls: 2 } });
     const settled = mapSettled([1, 2, 3, 4], (n) => agent.run(String(n), { context }));

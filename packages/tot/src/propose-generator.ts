@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { proposePrompt } from './prompts.js';
 import type { SearchRun } from './search-run.js';
+import { stepSchema } from './step-schema.js';
 import type { ThoughtCandidate } from './strategies.js';
 import type { ThoughtNode } from './thought-node.js';
-
-const stepSchema = z.object({
-  thought: z.string().min(1).describe('The next step, self-contained.'),
-  isFinal: z.boolean().describe('True only if this step completes the task.'),
-});
 
 /** `'propose'`: one call asks for `numThoughts` distinct next steps, each with its own final flag. */
 export async function proposeThoughts(run: SearchRun, node: ThoughtNode): Promise<ThoughtCandidate[]> {

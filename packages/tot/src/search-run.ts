@@ -121,6 +121,21 @@ export class SearchRun {
     });
   }
 
+  /**
+   * `count` independent attempts of the same structured call, concurrently: one result per attempt,
+   * `undefined` where an attempt failed (sampled steps, repeated ratings, repeated votes).
+   */
+  samples<S extends z.ZodObject>(
+    count: number,
+    phase: CallPhase,
+    node: ThoughtNode,
+    request: { schema: S; name: string; description: string; prompt: string },
+  ): Promise<(z.output<S> | undefined)[]> {
+    return Promise.all(
+      Array.from({ length: count }, () => this.attempt(phase, node, () => this.object(phase, request))),
+    );
+  }
+
   /** One forced function call validated by `schema`, with the search's model settings. */
   async object<S extends z.ZodObject>(
     phase: CallPhase,

@@ -21,18 +21,12 @@ async function rate(run: SearchRun, node: ThoughtNode): Promise<void> {
     isFinal: node.isFinal,
     evaluationCriteria: run.options.evaluationCriteria,
   });
-  const ratings = await Promise.all(
-    Array.from({ length: run.options.nEvaluateSamples }, () =>
-      run.attempt('evaluate', node, () =>
-        run.object('evaluate', {
-          schema,
-          name: 'rate_thought',
-          description: 'Rate the candidate step.',
-          prompt,
-        }),
-      ),
-    ),
-  );
+  const ratings = await run.samples(run.options.nEvaluateSamples, 'evaluate', node, {
+    schema,
+    name: 'rate_thought',
+    description: 'Rate the candidate step.',
+    prompt,
+  });
   const valid = ratings.filter((r) => r !== undefined);
   applyRatings(
     run,

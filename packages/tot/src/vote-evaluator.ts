@@ -30,18 +30,12 @@ export async function voteEvaluate(run: SearchRun, candidates: ThoughtNode[]): P
     evaluationCriteria: run.options.evaluationCriteria,
   });
   // The comparison's calls are charged to the first candidate's node in warnings.
-  const ballots = await Promise.all(
-    Array.from({ length: run.options.nEvaluateSamples }, () =>
-      run.attempt('evaluate', first, () =>
-        run.object('evaluate', {
-          schema,
-          name: 'vote_thought',
-          description: 'Vote for the best candidate.',
-          prompt,
-        }),
-      ),
-    ),
-  );
+  const ballots = await run.samples(run.options.nEvaluateSamples, 'evaluate', first, {
+    schema,
+    name: 'vote_thought',
+    description: 'Vote for the best candidate.',
+    prompt,
+  });
   const votes = candidates.map(() => 0);
   for (const ballot of ballots) if (ballot) votes[ballot.choice - 1]! += 1;
   const cast = votes.reduce((sum, v) => sum + v, 0);
