@@ -11,6 +11,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@swarm\/core\/testing$/, replacement: here('./packages/core/src/testing/index.ts') },
+      { find: /^@swarm\/core\/testing\/vitest$/, replacement: here('./packages/core/src/testing/vitest.ts') },
       { find: /^@swarm\/([a-z-]+)$/, replacement: here('./packages/$1/src/index.ts') },
     ],
   },

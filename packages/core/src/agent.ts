@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { type AsToolOptions, asTool } from './as-tool.js';
 import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import { resolveModel } from './resolve-model.js';
@@ -110,7 +111,7 @@ export class Agent {
    * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls.
    */
   async run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
-    const context = RunContext.from(options);
+    const context = options.context ?? new RunContext({ ...options, name: this.name });
     const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
     const tools = [...this.tools, ...(options.tools ?? [])];
     const twice = duplicateToolName(tools);
@@ -191,8 +192,13 @@ export class Agent {
       temperature: this.temperature,
       maxTokens: this.maxTokens,
       agent: this.name,
-      context: RunContext.from(options),
+      context: options.context ?? new RunContext({ ...options, name: this.name }),
     });
+  }
+
+  /** This agent as a tool another agent can call; each call is a run nested in the caller's. */
+  asTool(options: AsToolOptions = {}): Tool {
+    return asTool(this, options);
   }
 
   // Runs one response's tool calls concurrently. A successful call of an `endsRun` tool ends the

@@ -5,6 +5,7 @@ export {
   type AgentRunOptions,
   type ToolCallRecord,
 } from './agent.js';
+export { type AsToolOptions, asTool } from './as-tool.js';
 export { writeFileAtomic } from './atomic-write.js';
 export { mapConcurrent, mapSettled } from './concurrency.js';
 export { configuredModel, configureModelHint } from './configured-model.js';
@@ -27,6 +28,18 @@ export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
 export { fnv1a } from './hash.js';
 export { Limiter, type LimiterOptions } from './limiter.js';
+export {
+  isMember,
+  isTopology,
+  type Member,
+  type MemberResult,
+  type MemberRunOptions,
+  memberName,
+  memberTurn,
+  runMember,
+  turnsAsText,
+  validateMembers,
+} from './member.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
 export { lazyOpenAIClient, type OpenAIConnectionOptions } from './providers/openai-client.js';
@@ -38,7 +51,7 @@ export {
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
-export { type Budget, RunContext, type RunOptions } from './run-context.js';
+export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
 export { type RunStream, runStream } from './run-stream.js';
 export {
   describeZodError,
@@ -50,6 +63,7 @@ export {
   toolDefinition,
 } from './tool.js';
 export { BaseTopology, type Topology, type TopologyDescriptor, type TopologyResult } from './topology.js';
+export { budgetStop, runTopology, type TopologyOutcome } from './topology-run.js';
 export type {
   FinishReason,
   JsonSchema,

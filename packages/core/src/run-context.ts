@@ -31,11 +31,27 @@ export interface RunOptions {
   limiter?: Limiter;
   /** Stream model text as `model.delta` events where the provider streams (on in `stream()`). */
   textDeltas?: boolean;
+  /**
+   * The run this one is nested in. A nested run joins its parent: the parent's signal, limiter and
+   * budget hold for it, its calls and usage count in the parent's totals as they happen, and its
+   * events reach the parent's listener stamped with `parentRunId` and `path`.
+   */
+  parent?: RunContext;
+}
+
+/** What a run context is built from: the run options, and the name the run goes by in traces. */
+export interface RunContextOptions extends RunOptions {
+  /** The topology type of this run (`'ForestSwarm'`), stamped on its events and used in `path`. */
+  topology?: string;
+  /** The run's name in a nested trace's `path` when it has no topology (an agent's name). */
+  name?: string;
+  runId?: string;
 }
 
 /**
  * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
- * and hand it to every agent call, so that budget and usage cover all agents together.
+ * and hand it to every agent call, so that budget and usage cover all agents together. Given a
+ * `parent`, the run is nested: calls, usage, budget and events are shared with every ancestor.
  */
 export class RunContext {
   readonly runId: string;
@@ -44,33 +60,47 @@ export class RunContext {
   readonly limiter: Limiter | undefined;
   readonly budget: Budget;
   readonly textDeltas: boolean;
-  /** Tokens used by every call of the run so far. */
+  /** The run this one is nested in, if any. */
+  readonly parent: RunContext | undefined;
+  /** Names of the runs from the outermost to this one (topology types, or agent names). */
+  readonly path: readonly string[];
+  /** Tokens used by every call of the run so far, nested runs included. */
   readonly usage = emptyUsage();
-  /** Model calls started so far, failed ones included. */
+  /** Model calls started so far, failed ones and nested runs' included. */
   llmCalls = 0;
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
 
-  constructor(options: RunOptions & { topology?: string; runId?: string } = {}) {
+  constructor(options: RunContextOptions = {}) {
+    const { parent } = options;
     this.runId = options.runId ?? randomUUID();
     this.topology = options.topology;
-    this.signal = options.signal;
-    this.limiter = options.limiter;
+    this.parent = parent;
+    this.path = [...(parent?.path ?? []), options.topology ?? options.name ?? 'run'];
+    this.signal = joinSignals(parent?.signal, options.signal);
+    this.limiter = options.limiter ?? parent?.limiter;
     this.budget = validateBudget(options.budget);
-    this.textDeltas = options.textDeltas ?? false;
+    this.textDeltas = options.textDeltas ?? parent?.textDeltas ?? false;
     this.#onEvent = options.onEvent;
   }
 
-  /** Returns `context` if given, else a fresh context for these options. */
-  static from(options: RunOptions & { context?: RunContext; topology?: string } = {}): RunContext {
+  /** Returns `context` if given, else a fresh context for these options (nested when they name a parent). */
+  static from(options: RunContextOptions & { context?: RunContext } = {}): RunContext {
     return options.context ?? new RunContext(options);
   }
 
-  /** Emits an event to the run's listener, stamped with the run id, time and topology. */
+  /**
+   * Emits an event to the run's listener, stamped with the run id, time and topology; a nested run's
+   * events also go to every ancestor's listener, stamped with `parentRunId` and `path`.
+   */
   emit(event: EventInput): void {
-    if (!this.#onEvent) return;
+    if (!this.#onEvent && !this.parent) return;
     const stamped: SwarmEvent = { runId: this.runId, at: new Date().toISOString(), ...event };
     if (this.topology !== undefined && stamped.topology === undefined) stamped.topology = this.topology;
-    this.#onEvent(stamped);
+    if (this.parent) {
+      stamped.parentRunId = this.parent.runId;
+      stamped.path = this.path;
+    }
+    for (let run: RunContext | undefined = this; run; run = run.parent) run.#onEvent?.(stamped);
   }
 
   /**
@@ -86,23 +116,35 @@ export class RunContext {
     });
   }
 
-  /** Throws `BudgetExceededError` when one more call would pass the budget. */
+  /** Throws `BudgetExceededError` when one more call would pass this run's or an ancestor's budget. */
   checkBudget(): void {
-    const { maxCalls } = this.budget;
-    if (maxCalls !== undefined && this.llmCalls + 1 > maxCalls) {
-      throw new BudgetExceededError('budget:calls', `The run's budget of ${maxCalls} model calls is spent.`);
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      const { maxCalls } = run.budget;
+      if (maxCalls !== undefined && run.llmCalls + 1 > maxCalls) {
+        throw new BudgetExceededError(
+          'budget:calls',
+          `The ${run === this ? "run's" : "enclosing run's"} budget of ${maxCalls} model calls is spent.`,
+        );
+      }
     }
     this.#checkTokens();
   }
 
   #checkTokens(): void {
-    const { maxTokens } = this.budget;
-    if (maxTokens !== undefined && this.usage.totalTokens >= maxTokens) {
-      throw new BudgetExceededError(
-        'budget:tokens',
-        `The run's budget of ${maxTokens} tokens is spent (${this.usage.totalTokens} used).`,
-      );
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      const { maxTokens } = run.budget;
+      if (maxTokens !== undefined && run.usage.totalTokens >= maxTokens) {
+        throw new BudgetExceededError(
+          'budget:tokens',
+          `The ${run === this ? "run's" : "enclosing run's"} budget of ${maxTokens} tokens is spent (${run.usage.totalTokens} used).`,
+        );
+      }
     }
+  }
+
+  // Counts calls in this run and every ancestor, so a nested run's calls are the parent's too.
+  #countCalls(delta: number): void {
+    for (let run: RunContext | undefined = this; run; run = run.parent) run.llmCalls += delta;
   }
 
   /**
@@ -112,7 +154,7 @@ export class RunContext {
   async callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
     throwIfAborted(this.signal);
     this.checkBudget();
-    this.llmCalls += 1;
+    this.#countCalls(1);
     const agent = request.metadata?.agent;
     const purpose = request.metadata?.purpose;
     const signal = request.signal ?? this.signal;
@@ -136,7 +178,7 @@ export class RunContext {
         ? this.#streamed(model, sent)
         : model.generate(sent));
       // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
-      addUsage(this.usage, response.usage);
+      for (let run: RunContext | undefined = this; run; run = run.parent) addUsage(run.usage, response.usage);
       return response;
     };
     try {
@@ -153,7 +195,7 @@ export class RunContext {
       return response;
     } catch (error) {
       if (!started) {
-        this.llmCalls -= 1;
+        this.#countCalls(-1);
         throw normalizeError(error, signal, model.id);
       }
       const normalized = normalizeError(error, signal, model.id);
@@ -170,6 +212,12 @@ export class RunContext {
     }
     throw new ModelError(`The stream of ${model.id} ended without a finish event.`, { provider: model.id });
   }
+}
+
+// A nested run given its own signal stops when either its own or its parent's fires.
+function joinSignals(parent: AbortSignal | undefined, own: AbortSignal | undefined): AbortSignal | undefined {
+  if (!parent || !own || parent === own) return own ?? parent;
+  return AbortSignal.any([parent, own]);
 }
 
 function validateBudget(budget: Budget | undefined): Budget {

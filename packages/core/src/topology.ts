@@ -1,6 +1,8 @@
 import type { Agent } from './agent.js';
+import { type AsToolOptions, asTool } from './as-tool.js';
 import type { RunOptions } from './run-context.js';
 import { type RunStream, runStream } from './run-stream.js';
+import type { Tool } from './tool.js';
 import type { Usage } from './types.js';
 
 /** What every topology's result has. */
@@ -39,5 +41,10 @@ export abstract class BaseTopology<R extends TopologyResult = TopologyResult> im
 
   stream(task: string, options?: RunOptions): RunStream<R> {
     return runStream((o) => this.run(task, o), options);
+  }
+
+  /** This topology as a tool an agent can call; each call is a run nested in the caller's. */
+  asTool(options: AsToolOptions = {}): Tool {
+    return asTool(this, options);
   }
 }

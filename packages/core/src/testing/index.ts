@@ -1,3 +1,4 @@
+export { type AutoModelOptions, autoModel, autoReply, CountingModel } from './auto-model.js';
 export { Gate } from './gate.js';
 export {
   type MockApi,
@@ -11,6 +12,7 @@ export {
   type MockToolCall,
   mockProviderServer,
 } from './mock-provider-server.js';
+export { sampleFromSchema } from './schema-sample.js';
 export {
   fail,
   object,
@@ -24,3 +26,9 @@ export {
   toolCall,
   toolCalls,
 } from './scripted-model.js';
+export {
+  type ConformanceCheck,
+  ConformanceError,
+  type TopologyConformanceOptions,
+  topologyConformance,
+} from './topology-conformance.js';

@@ -1,0 +1,129 @@
+import type { Agent, AgentResult } from './agent.js';
+import { ConfigError } from './errors.js';
+import type { RunContext } from './run-context.js';
+import type { Tool } from './tool.js';
+import type { Topology, TopologyResult } from './topology.js';
+import type { Message, ToolChoice, Usage } from './types.js';
+
+/**
+ * Anything a multi-member topology can put to work: an Agent, or a whole Topology, which gets the
+ * task as text and runs nested in the calling run.
+ */
+export type Member = Agent | Topology;
+
+/** What running one member gave: its text, what it cost, and the member's own result. */
+export interface MemberResult {
+  output: string;
+  usage: Usage;
+  llmCalls: number;
+  /** The Agent's or the Topology's whole result. */
+  result: AgentResult | TopologyResult;
+}
+
+/** Per-call settings for an Agent member; a Topology member ignores them. */
+export interface MemberRunOptions {
+  /** Replaces the agent's instructions for this call. */
+  instructions?: string;
+  /** Extra tools for this call. */
+  tools?: Tool[];
+  toolChoice?: ToolChoice;
+}
+
+/** True for a Topology (it has `type` and `stream`), false for an Agent. */
+export function isTopology(member: unknown): member is Topology {
+  return (
+    typeof member === 'object' &&
+    member !== null &&
+    typeof (member as Topology).type === 'string' &&
+    typeof (member as Topology).run === 'function' &&
+    typeof (member as Topology).stream === 'function'
+  );
+}
+
+/** True for an Agent or a Topology. */
+export function isMember(value: unknown): value is Member {
+  if (isTopology(value)) return true;
+  const agent = value as Agent;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof agent.name === 'string' &&
+    typeof agent.run === 'function' &&
+    typeof agent.model === 'object'
+  );
+}
+
+/** The name a member goes by in results and traces. */
+export function memberName(member: Member): string {
+  return member.name;
+}
+
+/**
+ * Runs one member as part of `context`'s run. An Agent runs in the same run (its calls, usage and
+ * events are the run's own); a Topology runs nested in it (`parent: context`), given the input as
+ * text. Either way the result has the member's own output, usage and calls.
+ */
+export async function runMember(
+  member: Member,
+  input: string | Message[],
+  context: RunContext,
+  options: MemberRunOptions = {},
+): Promise<MemberResult> {
+  if (isTopology(member)) {
+    const result = await member.run(typeof input === 'string' ? input : turnsAsText(input), {
+      parent: context,
+    });
+    return { output: result.output, usage: result.usage, llmCalls: result.llmCalls, result };
+  }
+  const result = await member.run(input, { ...options, context });
+  return { output: result.output, usage: result.usage, llmCalls: result.llmCalls, result };
+}
+
+/**
+ * Typed turns as one text, for a member that takes text (a Topology): each turn on its own block,
+ * headed by who said it.
+ */
+export function turnsAsText(messages: readonly Message[]): string {
+  if (messages.length === 1 && messages[0]!.role === 'user' && !messages[0]!.name)
+    return messages[0]!.content;
+  return messages
+    .filter((m) => m.role !== 'tool' && m.content.trim() !== '')
+    .map((m) => `[${m.name ?? m.role}]\n${m.content}`)
+    .join('\n\n');
+}
+
+/** A turn written by another member, as the receiving agent should see it: a `user` turn with a name. */
+export function memberTurn(name: string, content: string): Message {
+  return { role: 'user', name, content };
+}
+
+/**
+ * Checks a topology's `members` option: a non-empty array (at least `min`) of Agents or
+ * Topologies with distinct names. Throws a ConfigError naming the owner and the option.
+ */
+export function validateMembers(
+  members: unknown,
+  owner: string,
+  options: { option?: string; min?: number } = {},
+): Member[] {
+  const { option = 'agents', min = 1 } = options;
+  if (!Array.isArray(members)) {
+    throw new ConfigError(`${owner}: ${option} must be an array of Agents or Topologies.`);
+  }
+  if (members.length < min) {
+    throw new ConfigError(`${owner}: ${option} must hold at least ${min} member(s) (got ${members.length}).`);
+  }
+  const seen = new Set<string>();
+  members.forEach((member, i) => {
+    if (!isMember(member)) {
+      throw new ConfigError(`${owner}: ${option}[${i}] is neither an Agent nor a Topology.`);
+    }
+    if (seen.has(member.name)) {
+      throw new ConfigError(
+        `${owner}: two members of ${option} are named "${member.name}"; names must be unique.`,
+      );
+    }
+    seen.add(member.name);
+  });
+  return [...members];
+}

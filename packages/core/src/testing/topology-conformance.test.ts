@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../agent.js';
+import { runMember } from '../member.js';
+import { RunContext, type RunOptions } from '../run-context.js';
+import { BaseTopology, type TopologyResult } from '../topology.js';
+import { budgetStop, runTopology } from '../topology-run.js';
+import type { Model } from '../types.js';
+import { autoModel } from './auto-model.js';
+import { type ConformanceCheck, ConformanceError, topologyConformance } from './topology-conformance.js';
+import { describeTopologyConformance } from './vitest.js';
+
+type Flaw = 'none' | 'no-run-end' | 'fresh-context' | 'ignores-budget' | 'swallows-abort' | 'miscounts';
+
+/** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
+class Relay extends BaseTopology {
+  readonly type = 'Relay';
+  readonly name = 'relay';
+  readonly #agents: Agent[];
+  constructor(
+    model: Model,
+    readonly flaw: Flaw = 'none',
+  ) {
+    super();
+    this.#agents = ['first', 'second', 'third'].map((name) => new Agent({ name, model }));
+  }
+
+  run(task: string, options: RunOptions = {}): Promise<TopologyResult> {
+    if (this.flaw === 'fresh-context')
+      return runTopology(this, { task }, { ...options, parent: undefined }, (c) => this.#body(task, c));
+    if (this.flaw === 'no-run-end') {
+      const context = new RunContext({ ...options, topology: this.type });
+      context.emit({ type: 'run.start' });
+      return this.#body(task, context).then((r) => ({
+        ...r,
+        usage: { ...context.usage },
+        llmCalls: context.llmCalls,
+      }));
+    }
+    return runTopology(this, { task }, options, (context) => this.#body(task, context));
+  }
+
+  async #body(task: string, context: RunContext) {
+    let text = task;
+    for (const agent of this.#agents) {
+      try {
+        text = (await runMember(agent, text, context)).output;
+      } catch (error) {
+        const reason = budgetStop(error);
+        if (reason && this.flaw === 'ignores-budget') {
+          text = (await agent.model.generate({ messages: [{ role: 'user', content: text }] })).text;
+          continue;
+        }
+        if (reason) return { output: text, interrupted: true, interruptionReason: reason };
+        if (this.flaw === 'swallows-abort') return { output: text };
+        throw error;
+      }
+    }
+    if (this.flaw === 'miscounts') context.llmCalls -= 1;
+    return { output: text };
+  }
+}
+
+const checksFor = (flaw: Flaw): ConformanceCheck[] =>
+  topologyConformance({ create: (model) => new Relay(model, flaw) });
+
+async function failures(flaw: Flaw): Promise<string[]> {
+  const failed: string[] = [];
+  for (const check of checksFor(flaw)) {
+    try {
+      await check.run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConformanceError);
+      failed.push(check.name);
+    }
+  }
+  return failed;
+}
+
+describeTopologyConformance('a correct topology', { create: (model) => new Relay(model) });
+
+describe('topologyConformance catches a broken topology', () => {
+  it('passes every check for a correct topology', async () => {
+    expect(await failures('none')).toEqual([]);
+  });
+
+  it('fails a topology whose trace never closes', async () => {
+    expect(await failures('no-run-end')).toContain('the trace opens with run.start and closes with run.end');
+  });
+
+  it("fails a topology that ignores its parent's run", async () => {
+    expect(await failures('fresh-context')).toEqual(["a parent's budget and trace cover the nested run"]);
+  });
+
+  it('fails a topology that calls the model past its budget', async () => {
+    expect(await failures('ignores-budget')).toContain('a maxCalls budget is never exceeded');
+  });
+
+  it('fails a topology that swallows an abort', async () => {
+    expect(await failures('swallows-abort')).toContain(
+      'an abort rejects with AbortError promptly and leaves no listener or timer',
+    );
+  });
+
+  it('fails a topology whose result miscounts its calls', async () => {
+    expect(await failures('miscounts')).toContain('usage and llmCalls equal what the model saw');
+  });
+
+  it('answers any forced function call from its schema', async () => {
+    const model = autoModel();
+    const response = await model.generate({
+      messages: [{ role: 'user', content: 'vote' }],
+      tools: [
+        {
+          name: 'vote',
+          description: '',
+          parameters: {
+            type: 'object',
+            properties: {
+              answer: { type: 'string', enum: ['yes', 'no'] },
+              confidence: { type: 'number', minimum: 0, maximum: 1 },
+              reasons: { type: 'array', items: { type: 'string' } },
+              done: { type: 'boolean' },
+            },
+          },
+        },
+      ],
+      toolChoice: { name: 'vote' },
+    });
+    expect(response.toolCalls[0]?.arguments).toEqual({
+      answer: 'yes',
+      confidence: 0,
+      reasons: ['reasons1'],
+      done: false,
+    });
+  });
+});

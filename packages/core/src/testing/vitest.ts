@@ -1,0 +1,13 @@
+import { describe, it } from 'vitest';
+import type { TopologyResult } from '../topology.js';
+import { type TopologyConformanceOptions, topologyConformance } from './topology-conformance.js';
+
+/** Registers the topology conformance suite as a vitest `describe` block, one test per check. */
+export function describeTopologyConformance<R extends TopologyResult>(
+  name: string,
+  options: TopologyConformanceOptions<R>,
+): void {
+  describe(`${name} conformance`, () => {
+    for (const check of topologyConformance(options)) it(check.name, check.run);
+  });
+}

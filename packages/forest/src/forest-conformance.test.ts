@@ -1,0 +1,21 @@
+import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { ForestSwarm } from './forest-swarm.js';
+import { Tree } from './tree.js';
+import { TreeAgent } from './tree-agent.js';
+
+describeTopologyConformance('ForestSwarm', {
+  task: 'How do I file taxes for my Delaware corporation?',
+  create: (model) =>
+    new ForestSwarm({
+      name: 'finance',
+      trees: [
+        new Tree({
+          name: 'Finance',
+          agents: [
+            new TreeAgent({ name: 'Tax Expert', systemPrompt: 'Corporate taxation and tax filing.', model }),
+            new TreeAgent({ name: 'Stock Analyst', systemPrompt: 'Stock markets and portfolios.', model }),
+          ],
+        }),
+      ],
+    }),
+});

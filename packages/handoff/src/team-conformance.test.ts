@@ -1,0 +1,15 @@
+import { Agent } from '@swarm/core';
+import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { Team } from './team.js';
+
+describeTopologyConformance('Team.swarm', {
+  task: 'I was charged twice.',
+  create: (model) =>
+    Team.swarm({
+      agents: {
+        triage: new Agent({ name: 'triage', instructions: 'Route the customer.', model }),
+        billing: new Agent({ name: 'billing', instructions: 'Handle refunds.', model }),
+      },
+      entryAgent: 'triage',
+    }),
+});
