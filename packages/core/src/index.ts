@@ -62,7 +62,13 @@ export {
   tool,
   toolDefinition,
 } from './tool.js';
-export { BaseTopology, type Topology, type TopologyDescriptor, type TopologyResult } from './topology.js';
+export {
+  BaseTopology,
+  type Topology,
+  type TopologyDescriptor,
+  type TopologyResult,
+  type WorstCase,
+} from './topology.js';
 export { budgetStop, runTopology, type TopologyOutcome } from './topology-run.js';
 export type {
   FinishReason,

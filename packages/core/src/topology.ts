@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Agent } from './agent.js';
 import { type AsToolOptions, asTool } from './as-tool.js';
 import type { RunOptions } from './run-context.js';
@@ -22,6 +23,9 @@ export interface Topology<R extends TopologyResult = TopologyResult> {
   stream(task: string, options?: RunOptions): RunStream<R>;
 }
 
+/** The most model calls one run can make, or why no bound can be given. */
+export type WorstCase = { maxCalls: number } | { maxCalls: undefined; reason: string };
+
 /** How a router learns about a topology without depending on its package. */
 export interface TopologyDescriptor<C = unknown> {
   /** For example `'HierarchicalSwarm'`. */
@@ -30,6 +34,13 @@ export interface TopologyDescriptor<C = unknown> {
   description: string;
   minAgents?: number;
   maxAgents?: number;
+  /**
+   * The config a spec file may give (plain JSON data only: no functions, no models), checked
+   * before `create`. Loaders validate specs with it and report errors by path.
+   */
+  configSchema?: z.ZodType<C>;
+  /** The worst case of one run with these agents and config: a cost preview before running. */
+  worstCase?(agents: readonly Agent[], config: C): WorstCase;
   create(agents: Agent[], config: C): Topology;
 }
 
