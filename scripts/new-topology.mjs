@@ -253,9 +253,14 @@ console.log(`Created packages/${name} (${pkg}) and .changeset/${name}-initial.md
 
 if (!flags.includes('--no-install')) {
   execFileSync('pnpm', ['install', '--no-frozen-lockfile'], { cwd: root, stdio: 'inherit' });
-  execFileSync('pnpm', ['exec', 'biome', 'check', '--write', `packages/${name}`], { cwd: root, stdio: 'inherit' });
+  execFileSync('pnpm', ['exec', 'biome', 'check', '--write', `packages/${name}`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
-console.log(`Next: write the algorithm in packages/${name}/src/${name}.ts, then \`pnpm test\`. See CONTRIBUTING.md.`);
+console.log(
+  `Next: write the algorithm in packages/${name}/src/${name}.ts, then \`pnpm test\`. See CONTRIBUTING.md.`,
+);
 
 function fail(message) {
   console.error(message);

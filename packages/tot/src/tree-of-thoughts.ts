@@ -1,5 +1,7 @@
 import {
+  type AsToolOptions,
   addUsage,
+  asTool,
   ConfigError,
   Conversation,
   emptyUsage,
@@ -10,6 +12,7 @@ import {
   resolveModel,
   runStream,
   SwarmError,
+  type Tool,
   type Topology,
   type Usage,
 } from '@swarm/core';
@@ -148,6 +151,11 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       run: (task, options) => this.search(task, options),
       stream: (task, options) => this.stream(task, options),
     };
+  }
+
+  /** This search as a tool an agent can call; each call is a search nested in the caller's run. */
+  asTool(options: AsToolOptions = {}): Tool {
+    return asTool(this.asTopology(), options);
   }
 
   /** 1. Generate: the node's candidate next steps, duplicates from this parent dropped. */
