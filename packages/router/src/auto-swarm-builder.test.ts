@@ -1,0 +1,110 @@
+import { ConfigError, StructuredOutputError } from '@swarm/core';
+import { autoModel, object, reply, ScriptedModel } from '@swarm/core/testing';
+import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { describe, expect, it } from 'vitest';
+import { AutoSwarmBuilder } from './auto-swarm-builder.js';
+import { autoSwarmBuilderDescriptor } from './router-descriptors.js';
+import { loadSwarmSpec } from './swarm-spec.js';
+import { standInDescriptor } from './test-descriptors.js';
+
+const topologies = [
+  standInDescriptor('SequentialWorkflow'),
+  standInDescriptor('DebateWithJudge', { minAgents: 3, maxAgents: 3 }),
+];
+const agent = (name: string) => ({ name, description: `${name} role`, instructions: `You are the ${name}.` });
+
+describe('AutoSwarmBuilder', () => {
+  it('designs a swarm as plain JSON that can be saved, loaded and run later', async () => {
+    const model = new ScriptedModel([
+      object({
+        topology: 'SequentialWorkflow',
+        reason: 'Draft then edit.',
+        agents: [agent('writer'), agent('editor')],
+        config: { prefix: '' },
+      }),
+    ]);
+    const design = await new AutoSwarmBuilder({ model, topologies }).design('Write a haiku.');
+    expect(design).toEqual({
+      topology: 'SequentialWorkflow',
+      agents: [agent('writer'), agent('editor')],
+      config: { prefix: '' },
+    });
+    const saved = JSON.parse(JSON.stringify(design));
+    const { topology } = loadSwarmSpec(saved, {
+      topologies,
+      defaultModel: new ScriptedModel([reply('draft'), reply('haiku')]),
+    });
+    expect((await topology.run('Write a haiku.')).output).toBe('haiku');
+  });
+
+  it('sends a design that cannot be built back with its problem, and builds the repaired one', async () => {
+    const model = new ScriptedModel([
+      object({
+        topology: 'DebateWithJudge',
+        reason: 'Argue it.',
+        agents: [agent('pro'), agent('con')],
+        config: {},
+      }),
+      object({
+        topology: 'DebateWithJudge',
+        reason: 'Argue it.',
+        agents: [agent('pro'), agent('con'), agent('judge')],
+        config: {},
+      }),
+    ]);
+    const design = await new AutoSwarmBuilder({ model, topologies }).design('Is tea better than coffee?');
+    expect(design.agents.map((a) => a.name)).toEqual(['pro', 'con', 'judge']);
+    expect(model.calls[1]?.messages.at(-1)?.content).toMatch(
+      /cannot be built: .*agents: DebateWithJudge needs at least 3 agent/,
+    );
+  });
+
+  it('gives up with StructuredOutputError after maxRepairs unbuildable designs', async () => {
+    const bad = object({
+      topology: 'SequentialWorkflow',
+      reason: 'x',
+      agents: [agent('a'), agent('a')],
+      config: {},
+    });
+    const model = new ScriptedModel([bad, bad]);
+    await expect(
+      new AutoSwarmBuilder({ model, topologies, maxRepairs: 1 }).design('t'),
+    ).rejects.toBeInstanceOf(StructuredOutputError);
+    expect(model.calls).toHaveLength(2);
+  });
+
+  it('runs the task with the swarm it designed, nested in its own run', async () => {
+    const model = new ScriptedModel([
+      object({
+        topology: 'SequentialWorkflow',
+        reason: 'One step.',
+        agents: [agent('solver')],
+        config: { prefix: '' },
+      }),
+    ]);
+    const agentModel = new ScriptedModel([reply('42')]);
+    const result = await new AutoSwarmBuilder({ model, topologies, agentModel }).run('6 times 7?');
+    expect(result.output).toBe('42');
+    expect(result.design.topology).toBe('SequentialWorkflow');
+    expect(result.llmCalls).toBe(2);
+    expect(agentModel.lastCall?.system).toBe('You are the solver.');
+  });
+
+  it('rejects bad options at construction', () => {
+    expect(() => new AutoSwarmBuilder({ model: 'gpt-5.4', topologies: [] })).toThrow(ConfigError);
+    expect(() => new AutoSwarmBuilder({ model: 'gpt-5.4', topologies, maxAgents: 0 })).toThrow(/maxAgents/);
+  });
+
+  it('has a descriptor that says its worst case is unknown until the design exists', () => {
+    const descriptor = autoSwarmBuilderDescriptor(topologies);
+    expect(descriptor.worstCase?.([], {})).toMatchObject({
+      maxCalls: undefined,
+      reason: expect.stringMatching(/design/),
+    });
+  });
+});
+
+describeTopologyConformance('AutoSwarmBuilder', {
+  create: (model) => new AutoSwarmBuilder({ model, topologies: [standInDescriptor('SequentialWorkflow')] }),
+  model: () => autoModel(),
+});

@@ -1,0 +1,156 @@
+import { Agent, ConfigError } from '@swarm/core';
+import { autoModel, fail, Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
+import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { describe, expect, it } from 'vitest';
+import { MultiAgentRouter } from './multi-agent-router.js';
+import { multiAgentRouterDescriptor } from './router-descriptors.js';
+import { SwarmRouter } from './swarm-router.js';
+import { standInDescriptor } from './test-descriptors.js';
+
+const routes = (...r: [string, string][]) =>
+  object({ routes: r.map(([agentName, task]) => ({ agentName, task, reason: `${agentName} fits` })) });
+
+describe('MultiAgentRouter', () => {
+  it('runs every chosen member concurrently and keeps each result with its reason, in decision order', async () => {
+    const gate = new Gate();
+    const tax = new Agent({
+      name: 'tax',
+      description: 'Taxes.',
+      model: new ScriptedModel([
+        respond(async () => {
+          await gate.wait();
+          return 'File form 1120.';
+        }),
+      ]),
+    });
+    const legal = new Agent({
+      name: 'legal',
+      description: 'Law.',
+      model: new ScriptedModel([reply('Register in Delaware.')]),
+    });
+    const router = new MultiAgentRouter({
+      agents: [tax, legal],
+      model: new ScriptedModel([routes(['tax', 'Which tax form?'], ['legal', 'Where to register?'])]),
+    });
+    const running = router.run('Start a company: taxes and registration?');
+    await gate.until(1); // tax waits while legal has already answered
+    gate.open();
+    const result = await running;
+    expect(result.routes).toEqual([
+      {
+        agentName: 'tax',
+        task: 'Which tax form?',
+        reason: 'tax fits',
+        status: 'done',
+        output: 'File form 1120.',
+      },
+      {
+        agentName: 'legal',
+        task: 'Where to register?',
+        reason: 'legal fits',
+        status: 'done',
+        output: 'Register in Delaware.',
+      },
+    ]);
+    expect(result.output).toBe('## tax\nFile form 1120.\n\n## legal\nRegister in Delaware.');
+    expect((tax.model as ScriptedModel).lastCall?.messages).toEqual([
+      { role: 'user', content: 'Which tax form?' },
+    ]);
+  });
+
+  it("keeps a failing member's error beside the others' answers", async () => {
+    const router = new MultiAgentRouter({
+      agents: [
+        new Agent({ name: 'a', model: new ScriptedModel([fail(new Error('provider down'))]) }),
+        new Agent({ name: 'b', model: new ScriptedModel([reply('fine')]) }),
+      ],
+      model: new ScriptedModel([routes(['a', 'x'], ['b', 'y'])]),
+    });
+    const result = await router.run('go');
+    expect(result.routes.map((r) => [r.status, r.output ?? r.error])).toEqual([
+      ['failed', 'provider down'],
+      ['done', 'fine'],
+    ]);
+  });
+
+  it('sends a route to an unknown member back for repair, never runs it', async () => {
+    const model = new ScriptedModel([routes(['ghost', 'boo']), routes(['a', 'real task'])]);
+    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('ok')]) });
+    const result = await new MultiAgentRouter({ agents: [a], model }).run('go');
+    expect(result.output).toBe('ok');
+    expect(model.calls).toHaveLength(2);
+  });
+
+  it('answers a single route with its text alone, and rejects bad options', async () => {
+    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('only me')]) });
+    const r = await new MultiAgentRouter({ agents: [a], model: new ScriptedModel([routes(['a', 't'])]) }).run(
+      'go',
+    );
+    expect(r.output).toBe('only me');
+    expect(() => new MultiAgentRouter({ agents: [a], model: 'gpt-5.4', maxRoutes: 0 })).toThrow(ConfigError);
+    expect(() => new MultiAgentRouter({ agents: [], model: 'gpt-5.4' })).toThrow(ConfigError);
+  });
+
+  it('stops at the budget after routing, marking the result interrupted', async () => {
+    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('never')]) });
+    const result = await new MultiAgentRouter({
+      agents: [a],
+      model: new ScriptedModel([routes(['a', 't'])]),
+    }).run('go', {
+      budget: { maxCalls: 1 },
+    });
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls', llmCalls: 1 });
+    expect(result.routes[0]?.status).toBe('failed');
+  });
+
+  it('takes a whole topology as a member', async () => {
+    const inner = new SwarmRouter({
+      name: 'research-team',
+      agents: [new Agent({ name: 'r', model: new ScriptedModel([reply('found it')]) })],
+      swarmType: 'SequentialWorkflow',
+      topologies: [standInDescriptor('SequentialWorkflow')],
+      config: { prefix: '' },
+    });
+    const router = new MultiAgentRouter({
+      agents: [inner],
+      model: new ScriptedModel([routes(['research-team', 'look'])]),
+    });
+    const result = await router.run('research');
+    expect(result.output).toBe('found it');
+    expect(result.llmCalls).toBe(2);
+  });
+
+  it('is built by its descriptor with the first agent as the router by default, and previews its worst case', () => {
+    const a = new Agent({ name: 'a', model: new ScriptedModel(), maxTurns: 4 });
+    const b = new Agent({ name: 'b', model: new ScriptedModel(), maxTurns: 2 });
+    expect(multiAgentRouterDescriptor.create([a, b], {}).type).toBe('MultiAgentRouter');
+    expect(multiAgentRouterDescriptor.worstCase?.([a, b], {})).toEqual({ maxCalls: 3 + 2 * 4 });
+  });
+});
+
+describeTopologyConformance('MultiAgentRouter', {
+  create: (model) =>
+    new MultiAgentRouter({
+      agents: [new Agent({ name: 'a', model }), new Agent({ name: 'b', model })],
+      model,
+    }),
+  model: () =>
+    autoModel({
+      override: (req) =>
+        req.metadata?.purpose === 'route'
+          ? {
+              toolCalls: [
+                {
+                  name: 'route',
+                  arguments: {
+                    routes: [
+                      { agentName: 'a', task: 'part one', reason: 'r' },
+                      { agentName: 'b', task: 'part two', reason: 'r' },
+                    ],
+                  },
+                },
+              ],
+            }
+          : undefined,
+    }),
+});

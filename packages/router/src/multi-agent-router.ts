@@ -1,0 +1,174 @@
+import {
+  BaseTopology,
+  budgetStop,
+  ConfigError,
+  errorMessage,
+  generateObject,
+  isTopology,
+  type Member,
+  type Model,
+  type ModelLike,
+  mapSettled,
+  memberName,
+  type RunOptions,
+  resolveModel,
+  runMember,
+  runTopology,
+  SwarmError,
+  type TopologyResult,
+  validateMembers,
+} from '@swarm/core';
+import { z } from 'zod';
+
+/** Options of a MultiAgentRouter: the members it may hand tasks to, and the model that decides. */
+export interface MultiAgentRouterOptions {
+  name?: string;
+  agents: Member[];
+  /** The model that picks members and writes their tasks. */
+  model: ModelLike;
+  /** Most routes one decision may give (default: one per member). */
+  maxRoutes?: number;
+  /** Members running at once (default: all routes). */
+  maxWorkers?: number;
+  /** Extra guidance for the routing model. */
+  instructions?: string;
+}
+
+/** One route of a decision, with what came of it. */
+export interface RouteOutcome {
+  agentName: string;
+  task: string;
+  reason: string;
+  status: 'done' | 'failed';
+  output?: string;
+  error?: string;
+}
+
+/** What a MultiAgentRouter run returns: every route with its reason and outcome, in decision order. */
+export interface MultiAgentRouterResult extends TopologyResult {
+  routes: RouteOutcome[];
+}
+
+/**
+ * A model reads the task and picks one or more members, writing a task and a reason for each
+ * (validated: only real member names); the chosen members run concurrently and every result is
+ * kept, failures included.
+ */
+export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
+  readonly type = 'MultiAgentRouter';
+  readonly name: string;
+  readonly agents: readonly Member[];
+  readonly maxRoutes: number;
+  readonly maxWorkers: number | undefined;
+  readonly #model: Model;
+  readonly #instructions: string | undefined;
+
+  constructor(options: MultiAgentRouterOptions) {
+    super();
+    this.agents = validateMembers(options?.agents, 'MultiAgentRouter');
+    this.#model = resolveModel(options.model);
+    this.maxRoutes = options.maxRoutes ?? this.agents.length;
+    if (!Number.isInteger(this.maxRoutes) || this.maxRoutes < 1) {
+      throw new ConfigError(
+        `MultiAgentRouter: maxRoutes must be an integer >= 1 (got ${options.maxRoutes}).`,
+      );
+    }
+    if (
+      options.maxWorkers !== undefined &&
+      !(Number.isInteger(options.maxWorkers) && options.maxWorkers >= 1)
+    ) {
+      throw new ConfigError(
+        `MultiAgentRouter: maxWorkers must be an integer >= 1 (got ${options.maxWorkers}).`,
+      );
+    }
+    this.maxWorkers = options.maxWorkers;
+    this.name = options.name ?? 'multi-agent-router';
+    this.#instructions = options.instructions;
+  }
+
+  run(task: string, options: RunOptions = {}): Promise<MultiAgentRouterResult> {
+    if (typeof task !== 'string' || task.trim() === '') {
+      return Promise.reject(new ConfigError('MultiAgentRouter.run: task must be a non-empty string.'));
+    }
+    return runTopology<MultiAgentRouterResult>(this, { task }, options, async (context) => {
+      const names = this.agents.map(memberName) as [string, ...string[]];
+      const schema = z.object({
+        routes: z
+          .array(
+            z.object({
+              agentName: z.enum(names),
+              task: z.string().min(1).describe('The task for this member, written out in full.'),
+              reason: z.string().describe('Why this member.'),
+            }),
+          )
+          .min(1)
+          .max(this.maxRoutes),
+      });
+      let routes: z.infer<typeof schema>['routes'];
+      try {
+        ({
+          object: { routes },
+        } = await generateObject(this.#model, {
+          schema,
+          name: 'route',
+          description: 'Pick the members that should work on the task, with a task for each.',
+          system: this.#system(),
+          prompt: `Task:\n${task}`,
+          purpose: 'route',
+          agent: this.name,
+          context,
+        }));
+      } catch (error) {
+        const reason = budgetStop(error);
+        if (!reason) throw error;
+        return { output: '', routes: [], interrupted: true, interruptionReason: reason };
+      }
+      context.emit({ type: 'router.routes', routes });
+      const byName = new Map(this.agents.map((m) => [memberName(m), m]));
+      const settled = await mapSettled(
+        routes,
+        (route) => runMember(byName.get(route.agentName)!, route.task, context),
+        {
+          ...(this.maxWorkers !== undefined && { concurrency: this.maxWorkers }),
+          ...(context.signal && { signal: context.signal }),
+        },
+      );
+      let interruption: 'budget:calls' | 'budget:tokens' | undefined;
+      const outcomes = settled.map((s, i): RouteOutcome => {
+        const route = routes[i]!;
+        if (s.status === 'fulfilled') return { ...route, status: 'done', output: s.value.output };
+        if (SwarmError.isInstance(s.reason) && s.reason.code === 'ABORTED') throw s.reason;
+        interruption ??= budgetStop(s.reason);
+        return { ...route, status: 'failed', error: errorMessage(s.reason) };
+      });
+      return {
+        output: combine(outcomes),
+        routes: outcomes,
+        ...(interruption && { interrupted: true, interruptionReason: interruption }),
+      };
+    });
+  }
+
+  #system(): string {
+    const members = this.agents
+      .map(
+        (m) =>
+          `- ${memberName(m)}: ${isTopology(m) ? `a ${m.type} team` : (m.description ?? m.instructions ?? '')}`,
+      )
+      .join('\n');
+    return [
+      'You route a task to the members best suited to it. Pick one member, or several when the task has parts for different members, and write each one its task.',
+      `Members:\n${members}`,
+      this.#instructions,
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  }
+}
+
+// One route's answer as is; several as sections headed by the member.
+function combine(outcomes: RouteOutcome[]): string {
+  const done = outcomes.filter((o) => o.status === 'done');
+  if (done.length === 1 && outcomes.length === 1) return done[0]!.output ?? '';
+  return done.map((o) => `## ${o.agentName}\n${o.output}`).join('\n\n');
+}

@@ -1,0 +1,184 @@
+import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
+import { Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
+import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { describe, expect, it } from 'vitest';
+import { SwarmRouter } from './swarm-router.js';
+import { ourTypes, seedTypes, standInDescriptor } from './test-descriptors.js';
+
+const echo = (name: string) =>
+  new Agent({
+    name,
+    model: new ScriptedModel([], {
+      fallback: respond((r: ModelRequest) => `${name}:${r.messages.at(-1)?.content}`),
+    }),
+  });
+
+describe('SwarmRouter', () => {
+  it.each([...seedTypes, ...ourTypes])('runs %s when its descriptor is given', async (type) => {
+    const topologies = [...seedTypes, ...ourTypes].map((t) => standInDescriptor(t));
+    const router = new SwarmRouter({ agents: [echo('a')], swarmType: type, topologies });
+    const result = await router.run('task');
+    expect(result.swarmType).toBe(type);
+    expect(result.output).toBe(`[${type}] a:task`);
+  });
+
+  it('refuses a type missing from its descriptors, listing the registered ones', () => {
+    const topologies = [standInDescriptor('SequentialWorkflow'), standInDescriptor('GroupChat')];
+    expect(() => new SwarmRouter({ agents: [echo('a')], swarmType: 'HeavySwarm', topologies })).toThrow(
+      'SwarmRouter: unknown topology type "HeavySwarm"; registered: SequentialWorkflow, GroupChat.',
+    );
+  });
+
+  it('checks the agent count against the descriptor and the config against its schema, at construction', () => {
+    const debate = standInDescriptor('DebateWithJudge', { minAgents: 3, maxAgents: 3 });
+    expect(
+      () => new SwarmRouter({ agents: [echo('a')], swarmType: 'DebateWithJudge', topologies: [debate] }),
+    ).toThrow(/needs at least 3 agent/);
+    const seq = standInDescriptor('SequentialWorkflow');
+    expect(
+      () =>
+        new SwarmRouter({
+          agents: [echo('a')],
+          swarmType: 'SequentialWorkflow',
+          topologies: [seq],
+          config: { prefix: 1 },
+        }),
+    ).toThrow(/config\.prefix/);
+  });
+
+  it('builds each type once from its agents and config, and never hands run options to the constructor', async () => {
+    const seq = standInDescriptor('SequentialWorkflow');
+    const agents = [echo('a'), echo('b')];
+    const given = [...agents];
+    const router = new SwarmRouter({
+      agents,
+      swarmType: 'SequentialWorkflow',
+      topologies: [seq],
+      config: { prefix: '' },
+    });
+    await router.run('one', { budget: { maxCalls: 5 } });
+    await router.run('two', { signal: new AbortController().signal });
+    expect(seq.created).toHaveLength(1);
+    expect(seq.created[0]?.config).toEqual({ prefix: '' });
+    expect(seq.created[0]?.agents).toEqual(agents);
+    expect(seq.created[0]?.agents).not.toBe(agents);
+    expect(agents).toEqual(given);
+  });
+
+  it('keeps two runs of one router apart', async () => {
+    const router = new SwarmRouter({
+      agents: [echo('a')],
+      swarmType: 'RoundRobin',
+      topologies: [standInDescriptor('RoundRobin')],
+    });
+    const [x, y] = await Promise.all([router.run('x'), router.run('y')]);
+    expect([x.output, y.output]).toEqual(['[RoundRobin] a:x', '[RoundRobin] a:y']);
+    expect([x.llmCalls, y.llmCalls]).toEqual([1, 1]);
+  });
+
+  describe("swarmType 'auto'", () => {
+    const topologies = () => [
+      standInDescriptor('SequentialWorkflow'),
+      standInDescriptor('MajorityVoting'),
+      standInDescriptor('DebateWithJudge', { minAgents: 3, maxAgents: 3 }),
+    ];
+
+    it('lets a model choose among the types that fit, and records the choice and its reason', async () => {
+      const chooser = new ScriptedModel([
+        object({ swarmType: 'MajorityVoting', reason: 'A yes/no question.' }),
+      ]);
+      const router = new SwarmRouter({
+        agents: [echo('a'), echo('b')],
+        swarmType: 'auto',
+        topologies: topologies(),
+        model: chooser,
+      });
+      const events: string[] = [];
+      const result = await router.run('Is 7 prime?', { onEvent: (e) => events.push(e.type) });
+      expect(result).toMatchObject({
+        swarmType: 'MajorityVoting',
+        reason: 'A yes/no question.',
+        output: '[MajorityVoting] b:a:Is 7 prime?',
+      });
+      expect(result.llmCalls).toBe(3);
+      expect(events).toContain('router.choice');
+      // DebateWithJudge needs three agents, so it is not on the menu for two.
+      const offered = chooser.calls[0]?.tools?.[0]?.parameters as {
+        properties: { swarmType: { enum: string[] } };
+      };
+      expect(offered.properties.swarmType.enum).toEqual(['SequentialWorkflow', 'MajorityVoting']);
+      expect(chooser.calls[0]?.system).toContain('MajorityVoting: Stand-in for MajorityVoting.');
+    });
+
+    it('sends an invalid choice back for repair', async () => {
+      const chooser = new ScriptedModel([
+        object({ swarmType: 'HeavySwarm', reason: 'deep' }),
+        object({ swarmType: 'SequentialWorkflow', reason: 'steps' }),
+      ]);
+      const router = new SwarmRouter({
+        agents: [echo('a')],
+        swarmType: 'auto',
+        topologies: topologies(),
+        model: chooser,
+      });
+      const result = await router.run('Write a report.');
+      expect(result.swarmType).toBe('SequentialWorkflow');
+      expect(chooser.calls).toHaveLength(2);
+      expect(chooser.calls[1]?.messages.at(-1)?.content).toMatch(/Invalid arguments: swarmType/);
+    });
+  });
+
+  it('runs a batch with settled results in task order, one failure keeping the others', async () => {
+    const gate = new Gate();
+    const model = new ScriptedModel([], {
+      fallback: respond(async (r) => {
+        const task = r.messages.at(-1)?.content;
+        if (task === 'first') await gate.wait();
+        if (task === 'bad') throw new Error('provider down');
+        return `done ${task}`;
+      }),
+    });
+    const router = new SwarmRouter({
+      agents: [new Agent({ name: 'w', model })],
+      swarmType: 'SequentialWorkflow',
+      topologies: [standInDescriptor('SequentialWorkflow')],
+      config: { prefix: '' },
+    });
+    const batch = router.batchedRun(['first', 'bad', 'third'], { maxWorkers: 3 });
+    await gate.until(1);
+    gate.open();
+    const settled = await batch;
+    expect(
+      settled.map((s) => (s.status === 'fulfilled' ? s.value.output : (s.reason as Error).message)),
+    ).toEqual(['done first', 'provider down', 'done third']);
+    await expect(router.batchedRun(['x'], { maxWorkers: 0 })).rejects.toBeInstanceOf(ConfigError);
+  });
+});
+
+describeTopologyConformance('SwarmRouter', {
+  create: (model) =>
+    new SwarmRouter({
+      agents: [new Agent({ name: 'a', model }), new Agent({ name: 'b', model })],
+      swarmType: 'SequentialWorkflow',
+      topologies: [standInDescriptor('SequentialWorkflow')],
+    }),
+});
+
+describeTopologyConformance("SwarmRouter with 'auto'", {
+  create: (model) =>
+    new SwarmRouter({
+      agents: [new Agent({ name: 'a', model })],
+      swarmType: 'auto',
+      topologies: [standInDescriptor('SequentialWorkflow'), standInDescriptor('ConcurrentWorkflow')],
+    }),
+});
+
+it('answers with the text of the chosen topology, as a plain reply', async () => {
+  const router = new SwarmRouter({
+    agents: [new Agent({ name: 'a', model: new ScriptedModel([reply('hi')]) })],
+    swarmType: 'SequentialWorkflow',
+    topologies: [standInDescriptor('SequentialWorkflow')],
+    config: { prefix: '' },
+  });
+  expect((await router.run('hello')).output).toBe('hi');
+});

@@ -1,0 +1,185 @@
+import {
+  type Agent,
+  BaseTopology,
+  ConfigError,
+  type Model,
+  type ModelLike,
+  mapSettled,
+  type RunOptions,
+  resolveModel,
+  runTopology,
+  type Settled,
+  SwarmError,
+  type Topology,
+  type TopologyDescriptor,
+  type TopologyResult,
+} from '@swarm/core';
+import { chooseTopology } from './choose-topology.js';
+import { agentCountProblem, registry, unknownType } from './registry.js';
+import { issuesOf, SwarmSpecError } from './spec-error.js';
+
+/** Options of a SwarmRouter: the agents, the type to run (or `'auto'`), and the types it knows. */
+export interface SwarmRouterOptions {
+  name?: string;
+  agents: Agent[];
+  /** A registered type, or `'auto'` to let a model choose per task. */
+  swarmType: string;
+  /** The topologies this router may build, as their packages export them. */
+  topologies: readonly TopologyDescriptor[];
+  /** Config of the chosen type (with a fixed `swarmType`). */
+  config?: unknown;
+  /** Config per type, for `'auto'` (and overriding `config` for a fixed type). */
+  configs?: Readonly<Record<string, unknown>>;
+  /** The model that chooses with `'auto'` (default: the first agent's model). */
+  model?: ModelLike;
+}
+
+/** A routed run's result: the topology's own result, plus which type ran and, with `'auto'`, why. */
+export type SwarmRouterResult = TopologyResult & {
+  swarmType: string;
+  reason?: string;
+  /** The result of the topology that ran, whole. */
+  result: TopologyResult;
+};
+
+/** Options of `batchedRun`: how many tasks at once, and the options of every run. */
+export interface RouterBatchOptions extends RunOptions {
+  maxWorkers?: number;
+}
+
+/**
+ * One parameter switches among topologies: `swarmType` names any type among the descriptors the
+ * router is given, or `'auto'` to let a model choose per task. Each type is built once from the
+ * same agents and config and reused; the caller's agents are never changed.
+ */
+export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
+  readonly type = 'SwarmRouter';
+  readonly name: string;
+  readonly swarmType: string;
+  readonly agents: readonly Agent[];
+  readonly #byType: Map<string, TopologyDescriptor>;
+  readonly #configs: Readonly<Record<string, unknown>>;
+  readonly #cache = new Map<string, Topology>();
+  readonly #model: Model | undefined;
+
+  constructor(options: SwarmRouterOptions) {
+    super();
+    this.#byType = registry(options?.topologies, 'SwarmRouter');
+    if (!Array.isArray(options.agents) || options.agents.length === 0) {
+      throw new ConfigError('SwarmRouter: agents must be a non-empty array of Agents.');
+    }
+    this.agents = Object.freeze([...options.agents]);
+    this.name = options.name ?? 'swarm-router';
+    this.swarmType = options.swarmType;
+    this.#configs = {
+      ...(options.swarmType !== 'auto' &&
+        options.config !== undefined && { [options.swarmType]: options.config }),
+      ...options.configs,
+    };
+    if (options.swarmType === 'auto') {
+      if (this.#candidates().length === 0) {
+        throw new ConfigError(`SwarmRouter: no registered topology takes ${this.agents.length} agent(s).`);
+      }
+      this.#model = resolveModel(options.model ?? this.agents[0]!.model);
+    } else {
+      if (!this.#byType.has(options.swarmType))
+        throw unknownType('SwarmRouter', String(options.swarmType), this.#byType);
+      // A fixed type is built now, so that a bad config or agent count fails at construction.
+      this.#topology(options.swarmType);
+    }
+  }
+
+  /** The registered types, in the order they were given. */
+  get types(): string[] {
+    return [...this.#byType.keys()];
+  }
+
+  /** Runs the task with the fixed type, or with the type a model chose for it. */
+  run(task: string, options: RunOptions = {}): Promise<SwarmRouterResult> {
+    if (typeof task !== 'string' || task.trim() === '') {
+      return Promise.reject(new ConfigError('SwarmRouter.run: task must be a non-empty string.'));
+    }
+    return runTopology<SwarmRouterResult>(
+      this,
+      { task, swarmType: this.swarmType },
+      options,
+      async (context) => {
+        let swarmType = this.swarmType;
+        let reason: string | undefined;
+        if (swarmType === 'auto') {
+          const names = this.agents.map((a) => a.name);
+          ({ swarmType, reason } = await chooseTopology(
+            this.#model!,
+            task,
+            this.#candidates(),
+            context,
+            names,
+          ));
+        }
+        context.emit({
+          type: 'router.choice',
+          swarmType,
+          auto: this.swarmType === 'auto',
+          ...(reason && { reason }),
+        });
+        const result = await this.#topology(swarmType).run(task, { parent: context });
+        return {
+          output: result.output,
+          swarmType,
+          ...(reason !== undefined && { reason }),
+          ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),
+          result,
+        };
+      },
+    );
+  }
+
+  /** Runs many tasks, at most `maxWorkers` at once; settled results in task order. */
+  async batchedRun(
+    tasks: readonly string[],
+    options: RouterBatchOptions = {},
+  ): Promise<Settled<SwarmRouterResult>[]> {
+    const { maxWorkers = 1, ...runOptions } = options;
+    if (!Array.isArray(tasks))
+      throw new ConfigError('SwarmRouter.batchedRun: tasks must be an array of strings.');
+    if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
+      throw new ConfigError(
+        `SwarmRouter.batchedRun: maxWorkers must be an integer >= 1 (got ${maxWorkers}).`,
+      );
+    }
+    return mapSettled(tasks, (task) => this.run(task, runOptions), {
+      concurrency: maxWorkers,
+      ...(runOptions.signal && { signal: runOptions.signal }),
+    });
+  }
+
+  // The types that can take this many agents: what 'auto' may choose from.
+  #candidates(): TopologyDescriptor[] {
+    return [...this.#byType.values()].filter((d) => agentCountProblem(d, this.agents.length) === undefined);
+  }
+
+  // Builds a type once, from a copy of the agents and its validated config.
+  #topology(type: string): Topology {
+    const cached = this.#cache.get(type);
+    if (cached) return cached;
+    const descriptor = this.#byType.get(type);
+    if (!descriptor) throw unknownType('SwarmRouter', type, this.#byType);
+    const count = agentCountProblem(descriptor, this.agents.length);
+    if (count) throw new ConfigError(`SwarmRouter: ${count}.`);
+    let config: unknown = this.#configs[type] ?? {};
+    if (descriptor.configSchema) {
+      const parsed = descriptor.configSchema.safeParse(config);
+      if (!parsed.success) throw new SwarmSpecError(issuesOf(parsed.error, ['config']));
+      config = parsed.data;
+    }
+    let topology: Topology;
+    try {
+      topology = descriptor.create([...this.agents], config);
+    } catch (error) {
+      if (SwarmError.isInstance(error)) throw error;
+      throw new ConfigError(`SwarmRouter: building ${type} failed: ${String(error)}`, { cause: error });
+    }
+    this.#cache.set(type, topology);
+    return topology;
+  }
+}

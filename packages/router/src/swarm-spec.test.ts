@@ -1,0 +1,101 @@
+import { tool } from '@swarm/core';
+import { reply, ScriptedModel } from '@swarm/core/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SwarmSpecError } from './spec-error.js';
+import { loadSwarmSpec } from './swarm-spec.js';
+import { standInDescriptor } from './test-descriptors.js';
+
+const topologies = [
+  standInDescriptor('SequentialWorkflow'),
+  standInDescriptor('GroupChat', { minAgents: 2 }),
+];
+const clock = tool({
+  name: 'clock',
+  description: 'The time.',
+  parameters: z.object({}),
+  execute: () => 'noon',
+});
+
+function issues(spec: unknown, options = {}) {
+  try {
+    loadSwarmSpec(spec, { topologies, defaultModel: new ScriptedModel(), ...options });
+  } catch (error) {
+    expect(error).toBeInstanceOf(SwarmSpecError);
+    return (error as SwarmSpecError).issues;
+  }
+  throw new Error('the spec loaded');
+}
+
+describe('loadSwarmSpec', () => {
+  it('builds the agents and the topology a valid spec describes, and runs it', async () => {
+    const model = new ScriptedModel([reply('draft'), reply('final')]);
+    const { topology, agents } = loadSwarmSpec(
+      {
+        agents: [
+          { name: 'writer', instructions: 'Write.', tools: ['clock'] },
+          { name: 'editor', instructions: 'Edit.' },
+        ],
+        topology: 'SequentialWorkflow',
+        config: { prefix: '> ' },
+      },
+      { topologies, defaultModel: model, tools: { clock } },
+    );
+    expect(agents.map((a) => [a.name, a.instructions, a.tools.map((t) => t.name)])).toEqual([
+      ['writer', 'Write.', ['clock']],
+      ['editor', 'Edit.', []],
+    ]);
+    expect((await topology.run('a poem')).output).toBe('> final');
+  });
+
+  it('names the path of a missing field and of a wrong type', () => {
+    expect(issues({ agents: [{ instructions: 'x' }], topology: 'SequentialWorkflow' })).toEqual([
+      { path: 'agents[0].name', message: expect.stringMatching(/expected string/) },
+    ]);
+    expect(
+      issues({ agents: [{ name: 'a', maxTurns: 'many' }], topology: 'SequentialWorkflow' })[0]?.path,
+    ).toBe('agents[0].maxTurns');
+    expect(issues({ agents: [{ name: 'a' }] })[0]?.path).toBe('topology');
+  });
+
+  it('names an unknown topology and lists the registered ones', () => {
+    expect(issues({ agents: [{ name: 'a' }], topology: 'Nope' })).toEqual([
+      { path: 'topology', message: 'unknown topology "Nope"; registered: SequentialWorkflow, GroupChat' },
+    ]);
+  });
+
+  it('names unknown tools, duplicate agents, missing models and too few agents, all at once', () => {
+    const found = issues(
+      { agents: [{ name: 'a', tools: ['clock', 'web'] }, { name: 'a' }], topology: 'GroupChat' },
+      { tools: { clock }, defaultModel: undefined },
+    );
+    expect(found.map((i) => i.path)).toEqual([
+      'agents[0].model',
+      'agents[0].tools[1]',
+      'agents[1].name',
+      'agents[1].model',
+    ]);
+    expect(found[1]?.message).toBe('unknown tool "web"; available: clock');
+    expect(issues({ agents: [{ name: 'solo' }], topology: 'GroupChat' })).toEqual([
+      { path: 'agents', message: 'GroupChat needs at least 2 agent(s) (got 1)' },
+    ]);
+  });
+
+  it("checks the config with the descriptor's schema, and reports its constructor's errors at config", () => {
+    expect(
+      issues({ agents: [{ name: 'a' }], topology: 'SequentialWorkflow', config: { prefix: 3 } }),
+    ).toEqual([{ path: 'config.prefix', message: expect.stringMatching(/expected string/) }]);
+    expect(
+      issues({ agents: [{ name: 'a' }], topology: 'SequentialWorkflow', config: { flow: 'ghost' } }),
+    ).toEqual([{ path: 'config', message: 'flow names an unknown agent "ghost".' }]);
+  });
+
+  it('rejects fields a spec does not have, so a typo is not silently ignored', () => {
+    expect(
+      issues({ agents: [{ name: 'a', instruction: 'x' }], topology: 'SequentialWorkflow' })[0],
+    ).toMatchObject({
+      path: 'agents[0]',
+      message: expect.stringMatching(/instruction/),
+    });
+  });
+});
