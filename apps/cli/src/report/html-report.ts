@@ -1,0 +1,199 @@
+import type { SwarmEvent, TopologyResult } from '@swarm/core';
+import { type ThoughtView, type TraceView, traceView } from './trace-view.js';
+
+/** What a report is made of: the run's result and its whole trace. */
+export interface ReportInput {
+  title: string;
+  task: string;
+  result?: TopologyResult;
+  error?: string;
+  events: readonly SwarmEvent[];
+}
+
+const esc = (text: unknown): string =>
+  String(text ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+const fixed = (n: number | undefined, digits = 3) =>
+  n === undefined ? '' : Number(n.toFixed(digits)).toString();
+
+/**
+ * A self-contained HTML page (inline CSS, no script, no network) that draws a run from its trace:
+ * the nested runs, the forest's routes, the handoff path, the director's orders, the bids, the
+ * tree of thoughts with scores and pruned branches, every model call, usage and totals.
+ */
+export function htmlReport(input: ReportInput): string {
+  const view = traceView(input.events);
+  const started = input.events[0]?.at;
+  const ended = input.events.at(-1)?.at;
+  const seconds = started && ended ? (Date.parse(ended) - Date.parse(started)) / 1000 : 0;
+  const usage = input.result?.usage;
+  const sections = [
+    summary(input, seconds),
+    runsSection(view),
+    view.routes.length ? routesSection(view) : '',
+    view.handoffs.length ? handoffSection(view) : '',
+    view.orders.length ? ordersSection(view) : '',
+    view.bids.length ? bidsSection(view) : '',
+    view.thoughts.length ? thoughtsSection(view) : '',
+    callsSection(view, usage?.totalTokens),
+    eventsSection(input.events, view),
+  ];
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(input.title)}</title>
+<style>
+:root { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f6f7fb; }
+body { max-width: 1080px; margin: 0 auto; padding: 24px; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 0 0 10px; }
+section { background: #fff; border: 1px solid #e1e4ec; border-radius: 10px; padding: 16px 18px; margin: 14px 0; }
+.muted { color: #6b7386; } .answer { white-space: pre-wrap; background: #f0f6ff; border-radius: 8px; padding: 10px 12px; }
+.stats { display: flex; gap: 18px; flex-wrap: wrap; margin-top: 10px; } .stats b { font-size: 18px; display: block; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; } th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid #eef0f5; vertical-align: top; }
+th { color: #6b7386; font-weight: 600; }
+ul.tree, ul.tree ul { list-style: none; padding-left: 18px; margin: 2px 0; border-left: 1px dashed #cfd5e2; }
+ul.tree { border-left: none; padding-left: 0; }
+.node { display: inline-block; padding: 3px 8px; margin: 2px 0; border-radius: 6px; background: #eef2fb; font-size: 13px; }
+.node[data-status="pruned"] { background: #fbeeee; color: #8a3b3b; text-decoration: line-through; }
+.node[data-status="solution"], .node[data-status="final"] { background: #e8f7ee; color: #1d6b3a; font-weight: 600; }
+.node[data-status="terminatedEarly"] { background: #fff4e0; }
+.score { font-variant-numeric: tabular-nums; color: #3b5bdb; margin-left: 6px; }
+ol.path { display: flex; gap: 6px; flex-wrap: wrap; list-style: none; padding: 0; }
+ol.path li { background: #eef2fb; border-radius: 14px; padding: 4px 10px; } ol.path li + li::before { content: "→ "; color: #6b7386; }
+.failed { color: #b42318; } .tag { font-size: 11px; padding: 1px 6px; border-radius: 8px; background: #eef0f5; }
+details summary { cursor: pointer; font-weight: 600; }
+</style>
+</head>
+<body>
+${sections.filter(Boolean).join('\n')}
+</body>
+</html>
+`;
+}
+
+function summary(input: ReportInput, seconds: number): string {
+  const r = input.result;
+  const status = input.error
+    ? `<p class="failed" data-status="failed">Failed: ${esc(input.error)}</p>`
+    : r?.interrupted
+      ? `<p data-status="interrupted"><span class="tag">interrupted</span> ${esc(r.interruptionReason)}</p>`
+      : '<p data-status="done" class="muted">Completed</p>';
+  return `<section id="summary">
+<h1>${esc(input.title)}</h1>
+<p class="muted">Task</p><p data-task>${esc(input.task)}</p>
+${r ? `<p class="muted">Answer</p><div class="answer" data-output>${esc(r.output)}</div>` : ''}
+${status}
+<div class="stats">
+<div><b data-llm-calls>${r?.llmCalls ?? 0}</b><span class="muted">model calls</span></div>
+<div><b data-total-tokens>${r?.usage.totalTokens ?? 0}</b><span class="muted">tokens (${r?.usage.inputTokens ?? 0} in, ${r?.usage.outputTokens ?? 0} out)</span></div>
+<div><b>${seconds.toFixed(2)} s</b><span class="muted">elapsed</span></div>
+<div><b>${input.events.length}</b><span class="muted">events</span></div>
+</div>
+</section>`;
+}
+
+function runsSection(view: TraceView): string {
+  const children = (parent: string | undefined): string => {
+    const runs = view.runs.filter(
+      (r) =>
+        r.parentRunId === parent ||
+        (parent === undefined && !view.runs.some((p) => p.runId === r.parentRunId)),
+    );
+    if (runs.length === 0) return '';
+    return `<ul class="tree">${runs
+      .map(
+        (r) =>
+          `<li><span class="node" data-run="${esc(r.runId)}" data-run-label="${esc(r.label)}">${esc(r.label)} <span class="muted">${r.calls} call(s), ${r.tokens} tokens</span> <span class="tag ${r.status === 'failed' ? 'failed' : ''}">${esc(r.status)}${r.error ? `: ${esc(r.error)}` : ''}</span></span>${children(r.runId)}</li>`,
+      )
+      .join('')}</ul>`;
+  };
+  return `<section id="runs"><h2>Runs</h2>${children(undefined)}</section>`;
+}
+
+function routesSection(view: TraceView): string {
+  const rows = view.routes
+    .map(
+      (r) =>
+        `<tr data-route-agent="${esc(r.agent)}"><td>${esc(r.tree ?? '')}</td><td><b>${esc(r.agent)}</b></td><td>${esc(r.strategy ?? '')}</td><td>${fixed(r.score)}</td><td>${fixed(r.similarity)}</td><td>${esc(r.keywords.join(', '))}</td><td>${esc(r.runnerUp ?? '')}</td></tr>`,
+    )
+    .join('');
+  return `<section id="routes"><h2>Forest routing</h2><table><tr><th>tree</th><th>agent</th><th>rule</th><th>score</th><th>similarity</th><th>keywords</th><th>runner-up</th></tr>${rows}</table></section>`;
+}
+
+function handoffSection(view: TraceView): string {
+  const path = [view.handoffs[0]!.from, ...view.handoffs.map((h) => h.to)];
+  const messages = view.handoffs
+    .map(
+      (h) => `<tr data-handoff><td>${esc(h.from)}</td><td>${esc(h.to)}</td><td>${esc(h.message)}</td></tr>`,
+    )
+    .join('');
+  return `<section id="handoffs"><h2>Handoff path</h2><ol class="path">${path
+    .map((a) => `<li data-handoff-agent="${esc(a)}">${esc(a)}</li>`)
+    .join('')}</ol><table><tr><th>from</th><th>to</th><th>message</th></tr>${messages}</table></section>`;
+}
+
+function ordersSection(view: TraceView): string {
+  const rows = view.orders
+    .map(
+      (o) =>
+        `<tr data-order="${esc(o.id)}"><td>${esc(o.id)}</td><td>${esc(o.agent)}</td><td>${esc(o.task)}</td><td class="${o.status === 'failed' ? 'failed' : ''}">${esc(o.status)}</td><td>${esc(o.detail.slice(0, 400))}</td></tr>`,
+    )
+    .join('');
+  return `<section id="orders"><h2>Orders</h2><table><tr><th>id</th><th>agent</th><th>task</th><th>status</th><th>output or error</th></tr>${rows}</table></section>`;
+}
+
+function bidsSection(view: TraceView): string {
+  const rows = view.bids
+    .map(
+      (b) =>
+        `<tr data-bid="${esc(b.agent)}"><td>${b.round}</td><td>${b.speaker ? `<b>${esc(b.agent)}</b>` : esc(b.agent)}</td><td>${fixed(b.score)}</td><td>${fixed(b.adjusted)}</td><td>${b.speaker ? 'speaks' : ''}</td></tr>`,
+    )
+    .join('');
+  return `<section id="bids"><h2>Bids</h2><table><tr><th>round</th><th>agent</th><th>bid</th><th>adjusted</th><th></th></tr>${rows}</table></section>`;
+}
+
+function thoughtsSection(view: TraceView): string {
+  const byParent = new Map<string | undefined, ThoughtView[]>();
+  const ids = new Set(view.thoughts.map((t) => t.id));
+  for (const t of view.thoughts) {
+    const key = t.parent !== undefined && ids.has(t.parent) ? t.parent : undefined;
+    byParent.set(key, [...(byParent.get(key) ?? []), t]);
+  }
+  const draw = (parent: string | undefined): string => {
+    const nodes = byParent.get(parent) ?? [];
+    if (nodes.length === 0) return '';
+    return `<ul class="tree">${nodes
+      .map(
+        (t) =>
+          `<li><span class="node" data-tot-node="${esc(t.id)}" data-status="${esc(t.status)}" title="${esc(t.status)}">${esc(t.content)}${t.score === undefined ? '' : `<span class="score" data-score>${fixed(t.score, 2)}</span>`}</span>${draw(t.id)}</li>`,
+      )
+      .join('')}</ul>`;
+  };
+  const pruned = view.thoughts.filter((t) => t.status === 'pruned').length;
+  return `<section id="thoughts"><h2>Tree of thoughts</h2><p class="muted">${view.thoughts.length} node(s), ${pruned} pruned</p>${draw(undefined)}</section>`;
+}
+
+function callsSection(view: TraceView, total: number | undefined): string {
+  const rows = view.calls
+    .map(
+      (c, i) =>
+        `<tr data-call><td>${i + 1}</td><td>${esc(c.agent)}</td><td>${esc(c.purpose)}</td><td>${esc(c.model)}</td><td>${esc(c.finishReason)}</td><td>${c.tokens}</td></tr>`,
+    )
+    .join('');
+  return `<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), ${total ?? 0} tokens in all</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th></tr>${rows}</table></section>`;
+}
+
+function eventsSection(events: readonly SwarmEvent[], view: TraceView): string {
+  const counts = view.counts.map(([type, n]) => `<span class="tag">${esc(type)} ${n}</span>`).join(' ');
+  const rows = events
+    .map((e) => {
+      const { type, runId: _r, at, topology: _t, agent, parentRunId: _p, path: _path, ...rest } = e;
+      return `<tr><td>${esc(at.slice(11, 23))}</td><td>${esc(type)}</td><td>${esc(agent ?? '')}</td><td>${esc(JSON.stringify(rest).slice(0, 300))}</td></tr>`;
+    })
+    .join('');
+  return `<section id="events"><details><summary>All ${events.length} events</summary><p>${counts}</p><table><tr><th>time</th><th>type</th><th>agent</th><th>data</th></tr>${rows}</table></details></section>`;
+}

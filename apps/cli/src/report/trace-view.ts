@@ -1,0 +1,219 @@
+import type { SwarmEvent, Usage } from '@swarm/core';
+
+/** One run of a trace (a topology, or a run nested in it), with what it cost by itself. */
+export interface RunView {
+  runId: string;
+  parentRunId?: string;
+  label: string;
+  depth: number;
+  calls: number;
+  tokens: number;
+  status: 'done' | 'failed' | 'open';
+  error?: string;
+}
+
+/** One node of a Tree of Thoughts, rebuilt from `tot.*` events. */
+export interface ThoughtView {
+  id: string;
+  parent?: string;
+  content: string;
+  depth: number;
+  score?: number;
+  status: string;
+}
+
+/** What a report shows, derived from the trace alone (a trace is enough to redraw a run). */
+export interface TraceView {
+  runs: RunView[];
+  routes: {
+    agent: string;
+    tree?: string;
+    score?: number;
+    similarity?: number;
+    keywords: string[];
+    strategy?: string;
+    runnerUp?: string;
+  }[];
+  handoffs: { from: string; to: string; message: string }[];
+  thoughts: ThoughtView[];
+  orders: { id: string; agent: string; task: string; status: string; detail: string }[];
+  bids: { round: number; agent: string; score: number; adjusted?: number; speaker: boolean }[];
+  calls: { agent: string; purpose: string; model: string; tokens: number; finishReason: string }[];
+  counts: [string, number][];
+}
+
+const str = (value: unknown, fallback = ''): string =>
+  typeof value === 'string'
+    ? value
+    : value === undefined || value === null
+      ? fallback
+      : JSON.stringify(value);
+const num = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** Rebuilds the runs, routes, handoffs, thoughts, orders, bids and calls of a run from its events. */
+export function traceView(events: readonly SwarmEvent[]): TraceView {
+  const runs = new Map<string, RunView>();
+  const counts = new Map<string, number>();
+  const view: TraceView = {
+    runs: [],
+    routes: [],
+    handoffs: [],
+    thoughts: [],
+    orders: [],
+    bids: [],
+    calls: [],
+    counts: [],
+  };
+  const thoughts = new Map<string, ThoughtView>();
+  const orders = new Map<string, TraceView['orders'][number]>();
+
+  for (const e of events) {
+    counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+    let run = runs.get(e.runId);
+    if (!run) {
+      const path = Array.isArray(e.path) ? (e.path as string[]) : [];
+      const parent = typeof e.parentRunId === 'string' ? runs.get(e.parentRunId) : undefined;
+      run = {
+        runId: e.runId,
+        label: path.at(-1) ?? e.topology ?? 'run',
+        depth: parent ? parent.depth + 1 : 0,
+        calls: 0,
+        tokens: 0,
+        status: 'open',
+        ...(typeof e.parentRunId === 'string' && { parentRunId: e.parentRunId }),
+      };
+      runs.set(e.runId, run);
+    }
+    switch (e.type) {
+      case 'run.end':
+        run.status = 'done';
+        break;
+      case 'run.error':
+        run.status = 'failed';
+        run.error = str(e.error);
+        break;
+      case 'model.request':
+        run.calls += 1;
+        break;
+      case 'model.response': {
+        const tokens = (e.usage as Usage | undefined)?.totalTokens ?? 0;
+        run.tokens += tokens;
+        view.calls.push({
+          agent: e.agent ?? '',
+          purpose: str(e.purpose),
+          model: str(e.model),
+          tokens,
+          finishReason: str(e.finishReason),
+        });
+        break;
+      }
+      case 'forest.route': {
+        const d = (e.decision ?? {}) as Record<string, unknown>;
+        view.routes.push({
+          agent: str(d.agent ?? e.agent),
+          ...(typeof d.tree === 'string' && { tree: d.tree }),
+          ...(num(d.score) !== undefined && { score: num(d.score) }),
+          ...(num(d.similarity) !== undefined && { similarity: num(d.similarity) }),
+          keywords: Array.isArray(d.keywordMatches) ? d.keywordMatches.map((k) => str(k)) : [],
+          ...(typeof d.strategy === 'string' && { strategy: d.strategy }),
+          ...(d.runnerUp !== undefined && {
+            runnerUp: str((d.runnerUp as { agent?: unknown }).agent ?? d.runnerUp),
+          }),
+        });
+        break;
+      }
+      case 'swarm.handoff':
+        view.handoffs.push({ from: str(e.from ?? e.agent), to: str(e.to), message: str(e.message) });
+        break;
+      case 'tot.expand': {
+        const parentId = str(e.nodeId);
+        if (!thoughts.has(parentId)) {
+          thoughts.set(parentId, {
+            id: parentId,
+            content: '(task)',
+            depth: num(e.depth) ?? 0,
+            status: 'root',
+          });
+        }
+        for (const c of (e.candidates ?? []) as { id: unknown; content: unknown; isFinal?: unknown }[]) {
+          thoughts.set(str(c.id), {
+            id: str(c.id),
+            parent: parentId,
+            content: str(c.content),
+            depth: (num(e.depth) ?? 0) + 1,
+            status: c.isFinal ? 'final' : 'generated',
+          });
+        }
+        break;
+      }
+      case 'tot.node': {
+        const n = (e.node ?? e) as Record<string, unknown>;
+        const id = str(n.id ?? n.nodeId);
+        const parent = n.parent ?? n.parentId;
+        thoughts.set(id, {
+          id,
+          ...(typeof parent === 'string' && { parent }),
+          content: str(n.thought ?? n.content),
+          depth: num(n.depth) ?? 0,
+          ...(num(n.score) !== undefined && { score: num(n.score) }),
+          status: str(n.status, 'generated'),
+        });
+        break;
+      }
+      case 'tot.evaluate': {
+        const node = thoughts.get(str(e.nodeId ?? (e.node as { id?: unknown } | undefined)?.id));
+        if (node) {
+          const score = num(e.score);
+          if (score !== undefined) node.score = score;
+          if (node.status === 'generated') node.status = 'evaluated';
+          if (typeof e.status === 'string') node.status = e.status;
+        }
+        break;
+      }
+      case 'tot.prune': {
+        const node = thoughts.get(str(e.nodeId));
+        if (node) node.status = 'pruned';
+        break;
+      }
+      case 'tot.solution': {
+        const node = thoughts.get(str(e.nodeId));
+        if (node) node.status = 'solution';
+        break;
+      }
+      default:
+        if (e.type.startsWith('hierarchy.order') || e.type === 'planner.task') {
+          const o = (e.order ?? e.task ?? e) as Record<string, unknown>;
+          const id = str(o.id ?? e.orderId ?? e.id, String(orders.size + 1));
+          const prior = orders.get(id);
+          orders.set(id, {
+            id,
+            agent: str(o.agentName ?? e.agentName ?? e.agent, prior?.agent ?? ''),
+            task: str(o.task ?? e.task, prior?.task ?? ''),
+            status: e.type.endsWith('.start')
+              ? 'running'
+              : str(o.status ?? e.status, prior?.status ?? 'done'),
+            detail: str(e.error ?? e.output ?? o.output, prior?.detail ?? ''),
+          });
+        } else if (e.type === 'groupchat.bid' || e.type === 'groupchat.round') {
+          const round = num(e.round) ?? 0;
+          const bids = (Array.isArray(e.bids) ? e.bids : [e]) as Record<string, unknown>[];
+          for (const b of bids) {
+            const adjusted = num(b.adjusted);
+            view.bids.push({
+              round,
+              agent: str(b.agent),
+              score: num(b.score) ?? 0,
+              ...(adjusted !== undefined && { adjusted }),
+              speaker: str(e.speaker) === str(b.agent),
+            });
+          }
+        }
+    }
+  }
+  view.runs = [...runs.values()];
+  view.thoughts = [...thoughts.values()];
+  view.orders = [...orders.values()];
+  view.counts = [...counts.entries()];
+  return view;
+}

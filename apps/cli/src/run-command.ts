@@ -1,0 +1,95 @@
+import { writeFileSync } from 'node:fs';
+import { errorMessage, SwarmError, type SwarmEvent, type TopologyResult } from '@swarm/core';
+import { loadSwarmSpec, SwarmSpecError } from '@swarm/router';
+import { CliError } from './cli-error.js';
+import { defaultModel, noModelHelp } from './default-model.js';
+import { progress } from './progress.js';
+import { topologies } from './registry.js';
+import { htmlReport } from './report/html-report.js';
+import { readSpecFile } from './spec-file.js';
+import { builtinTools } from './tools.js';
+
+/** Flags of `swarm run`. */
+export interface RunFlags {
+  task?: string;
+  model?: string;
+  json?: boolean;
+  trace?: string;
+  report?: string;
+  quiet?: boolean;
+}
+
+/** `swarm run <spec> [task]`: builds the spec's topology, runs the task, prints the answer. */
+export async function runCommand(
+  specPath: string,
+  flags: RunFlags,
+  out: NodeJS.WritableStream,
+): Promise<void> {
+  const file = readSpecFile(specPath);
+  const data = file.data as { task?: unknown; agents?: { model?: unknown }[] };
+  const task = flags.task ?? (typeof data.task === 'string' ? data.task : undefined);
+  if (!task?.trim()) {
+    throw new CliError(
+      `${file.where('task')}: no task: give one after the spec path, with --task, or as task: in the spec`,
+      2,
+    );
+  }
+  const needsDefault = !Array.isArray(data.agents) || data.agents.some((a) => typeof a?.model !== 'string');
+  const fallback = needsDefault ? await defaultModel(flags.model) : undefined;
+  if (needsDefault && !fallback) throw new CliError(noModelHelp, 2);
+
+  let loaded: ReturnType<typeof loadSwarmSpec>;
+  try {
+    loaded = loadSwarmSpec(file.data, {
+      topologies,
+      tools: builtinTools,
+      ...(fallback && { defaultModel: fallback.model }),
+    });
+  } catch (error) {
+    if (error instanceof SwarmSpecError) {
+      throw new CliError(
+        error.issues
+          .map((i) => `${file.where(i.path)}: ${i.path ? `${i.path}: ` : ''}${i.message}`)
+          .join('\n'),
+        2,
+      );
+    }
+    throw error;
+  }
+
+  const events: SwarmEvent[] = [];
+  const live = flags.quiet ? undefined : progress();
+  let result: TopologyResult | undefined;
+  let failure: unknown;
+  try {
+    result = await loaded.topology.run(task, {
+      onEvent: (event) => {
+        events.push(event);
+        live?.onEvent(event);
+      },
+    });
+  } catch (error) {
+    failure = error;
+  } finally {
+    live?.stop();
+  }
+
+  if (flags.trace) writeFileSync(flags.trace, `${JSON.stringify(events, null, 2)}\n`);
+  if (flags.report) {
+    writeFileSync(
+      flags.report,
+      htmlReport({
+        title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm run`,
+        task,
+        ...(result && { result }),
+        ...(failure !== undefined && { error: errorMessage(failure) }),
+        events,
+      }),
+    );
+  }
+  if (failure !== undefined) {
+    const code = SwarmError.isInstance(failure) ? `${failure.code}: ` : '';
+    throw new CliError(`the run failed: ${code}${errorMessage(failure)}`, 1);
+  }
+  out.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result!.output}\n`);
+}

@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error.js';
+import { demoCommand } from './demo.js';
+import { runCommand } from './run-command.js';
+import { typesCommand } from './types-command.js';
+
+const usage = `swarm — ways for LLM agents to work together
+
+Usage:
+  swarm run <spec.yaml|spec.json> [task]   run a swarm described by a spec file
+      --task <text>      the task (else the words after the spec, else the spec's task:)
+      --model <model>    model of agents whose spec names none (e.g. openai:gpt-5.4, ollama:llama3.2)
+      --json             print the whole result as JSON
+      --trace <file>     write the event trace (JSON)
+      --report <file>    write a self-contained HTML report of the run
+      --quiet            no live progress on stderr
+  swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
+  swarm types                                  the topologies this command knows
+
+Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      task: { type: 'string' },
+      model: { type: 'string' },
+      json: { type: 'boolean' },
+      trace: { type: 'string' },
+      report: { type: 'string' },
+      quiet: { type: 'boolean' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  switch (command) {
+    case 'run': {
+      const [spec, ...words] = rest;
+      if (!spec) throw new CliError('swarm run needs a spec file: swarm run <spec.yaml> [task]', 2);
+      const task = values.task ?? (words.length ? words.join(' ') : undefined);
+      await runCommand(spec, { ...values, ...(task !== undefined && { task }) }, process.stdout);
+      return;
+    }
+    case 'demo':
+      await demoCommand(
+        { out: values.out ?? 'swarm-reports', ...(values.model && { model: values.model }) },
+        process.stdout,
+      );
+      return;
+    case 'types':
+      typesCommand(process.stdout);
+      return;
+    default:
+      throw new CliError(`unknown command "${command}"; try swarm --help`, 2);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof CliError) {
+    process.stderr.write(
+      `${error.message
+        .split('\n')
+        .map((l) => `swarm: ${l}`)
+        .join('\n')}\n`,
+    );
+    process.exitCode = error.exitCode;
+    return;
+  }
+  const code = (error as { code?: unknown })?.code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    process.stderr.write(`swarm: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stderr.write(`swarm: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,164 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SwarmEvent } from '@swarm/core';
+import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cooperativeModel, specsDir, swarm } from './swarm-process.js';
+
+let server: MockProviderServer;
+let env: Record<string, string>;
+const dir = mkdtempSync(join(tmpdir(), 'swarm-cli-'));
+
+beforeAll(async () => {
+  server = await mockProviderServer({ handler: cooperativeModel() });
+  env = {
+    SWARM_MODEL: 'openai:mock-model',
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: server.openaiBaseURL,
+  };
+});
+afterAll(() => server.close());
+
+const specs = readdirSync(specsDir).filter((f) => f.endsWith('.yaml'));
+
+describe('swarm run', () => {
+  it.each(specs)(
+    'runs examples/specs/%s against a provider and writes its trace and report',
+    async (spec) => {
+      const before = server.requests.length;
+      const trace = join(dir, `${spec}.trace.json`);
+      const report = join(dir, `${spec}.html`);
+      const ran = await swarm(
+        ['run', join(specsDir, spec), '--json', '--trace', trace, '--report', report],
+        env,
+      );
+      expect(ran.stderr).toBe('');
+      expect(ran.code).toBe(0);
+      const result = JSON.parse(ran.stdout) as { output: string; llmCalls: number };
+      expect(typeof result.output).toBe('string');
+      expect(result.llmCalls).toBe(server.requests.length - before);
+      const events = JSON.parse(readFileSync(trace, 'utf8')) as SwarmEvent[];
+      expect(events[0]?.type).toBe('run.start');
+      expect(events.at(-1)?.type).toBe('run.end');
+      expect(readFileSync(report, 'utf8')).toContain('<!doctype html>');
+    },
+  );
+
+  it('prints the answer alone by default, and takes the task from the command line', async () => {
+    const ran = await swarm(
+      ['run', join(specsDir, 'forest.yaml'), 'How', 'do', 'I', 'file', 'corporate', 'taxes?'],
+      env,
+    );
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^answer \d+\n$/);
+    const last = server.requests.at(-1)?.body.messages as { content: string }[];
+    expect(last.at(-1)?.content).toBe('How do I file corporate taxes?');
+  });
+
+  it('says how to configure a model when none is set, and exits non-zero', async () => {
+    const ran = await swarm(['run', join(specsDir, 'forest.yaml')], {});
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/^swarm: no model configured: set OPENAI_API_KEY/);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  describe('a bad spec gives one clear line with the place in the file', () => {
+    const bad = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+
+    it('names an unknown topology and lists the known ones', async () => {
+      const path = bad('unknown-topology.yaml', 'agents:\n  - name: a\ntopology: Nope\ntask: hi\n');
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(
+        new RegExp(`^swarm: ${path}:3:11: topology: unknown topology "Nope"; registered: ForestSwarm, `),
+      );
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    });
+
+    it('names a missing field at its agent', async () => {
+      const path = bad(
+        'missing-name.yaml',
+        'topology: ForestSwarm\nagents:\n  - instructions: x\ntask: hi\n',
+      );
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
+        `swarm: ${path}:3:5: agents[0].name: Invalid input: expected string, received undefined\n`,
+      );
+    });
+
+    it('names an unknown tool at its place in the list', async () => {
+      const path = bad(
+        'unknown-tool.yaml',
+        'topology: ForestSwarm\nagents:\n  - name: a\n    tools: [calculator, web]\ntask: hi\n',
+      );
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
+        `swarm: ${path}:4:25: agents[0].tools[1]: unknown tool "web"; available: calculator, clock, word_count\n`,
+      );
+    });
+
+    it('reports invalid YAML at its line and column', async () => {
+      const path = bad('invalid.yaml', 'topology: ForestSwarm\nagents: [\n  name: a\n');
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(new RegExp(`^swarm: ${path}:\\d+:\\d+: invalid YAML: `));
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    });
+
+    it('reports a missing file in one line', async () => {
+      const ran = await swarm(['run', join(dir, 'nowhere.yaml')], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(`swarm: ${join(dir, 'nowhere.yaml')}: cannot read the spec (no such file)\n`);
+    });
+  });
+
+  it("reports a provider's failure in one line with its code, and still writes the trace", async () => {
+    const failing = await mockProviderServer({ handler: () => ({ fault: 'server-error', retryAfterMs: 1 }) });
+    try {
+      const trace = join(dir, 'failed.trace.json');
+      const ran = await swarm(['run', join(specsDir, 'forest.yaml'), '--trace', trace], {
+        ...env,
+        OPENAI_BASE_URL: failing.openaiBaseURL,
+      });
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toMatch(/^swarm: the run failed: MODEL: /);
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+      const events = JSON.parse(readFileSync(trace, 'utf8')) as SwarmEvent[];
+      expect(events.at(-1)?.type).toBe('run.error');
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('swarm types and swarm demo', () => {
+  it('lists every registered topology with what it is for', async () => {
+    const ran = await swarm(['types']);
+    expect(ran.code).toBe(0);
+    for (const type of ['ForestSwarm', 'TreeOfThoughts', 'Swarm', 'MultiAgentRouter', 'AutoSwarmBuilder']) {
+      expect(ran.stdout).toMatch(new RegExp(`^${type}  \\(`, 'm'));
+    }
+  });
+
+  it('runs offline without a model: forest routing and a solved Game of 24, each with a report', async () => {
+    const out = join(dir, 'demo');
+    const ran = await swarm(['demo', '--out', out]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('-> Financial Services Tree / Tax Expert');
+    expect(ran.stdout).toMatch(/uses each number once and equals 24/);
+    expect(ran.stdout).toContain('To run every topology with a model');
+    expect(readdirSync(out).sort()).toEqual(['forestswarm-routing.html', 'treeofthoughts-game-of-24.html']);
+  });
+
+  it('rejects an unknown command in one line', async () => {
+    const ran = await swarm(['fly']);
+    expect(ran).toMatchObject({ code: 2, stderr: 'swarm: unknown command "fly"; try swarm --help\n' });
+  });
+});

@@ -1,0 +1,128 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { SwarmEvent } from '@swarm/core';
+import { type MockHandler, mockProviderServer } from '@swarm/core/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cooperativeModel, specsDir, swarm } from './swarm-process.js';
+
+// Debian's chromium, which .ci/run installs; never a downloaded browser.
+const executablePath =
+  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
+const dir = mkdtempSync(join(tmpdir(), 'swarm-report-'));
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!executablePath)
+    throw new Error(
+      "No chromium found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.",
+    );
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+});
+afterAll(() => browser?.close());
+
+/** Runs a spec against a mock provider driven by `handler`; returns its trace and the opened report. */
+async function runAndOpen(
+  spec: string,
+  handler: MockHandler,
+): Promise<{ events: SwarmEvent[]; page: Page; output: string }> {
+  const server = await mockProviderServer({ handler });
+  try {
+    const trace = join(dir, `${spec}.json`);
+    const report = join(dir, `${spec}.html`);
+    const ran = await swarm(['run', join(specsDir, spec), '--json', '--trace', trace, '--report', report], {
+      SWARM_MODEL: 'openai:mock-model',
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: server.openaiBaseURL,
+    });
+    expect(ran.stderr).toBe('');
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(report).href);
+    const events = JSON.parse(readFileSync(trace, 'utf8')) as SwarmEvent[];
+    return { events, page, output: (JSON.parse(ran.stdout) as { output: string }).output };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('the HTML report, in a real browser', () => {
+  it('draws the tree of thoughts the trace describes, pruned branches marked', async () => {
+    let call = 0;
+    const { events, page, output } = await runAndOpen(
+      'tree-of-thoughts.yaml',
+      cooperativeModel((request) => {
+        const choice = request.body.tool_choice as { function?: { name?: string } } | undefined;
+        call += 1;
+        // Three proposals per node; ratings alternate high and low, so some branches are pruned.
+        if (choice?.function?.name === 'propose_thoughts') {
+          const thoughts = [1, 2, 3].map((i) => ({ thought: `step ${call}.${i}`, isFinal: false }));
+          return { toolCalls: [{ name: 'propose_thoughts', arguments: { thoughts } }] };
+        }
+        if (choice?.function?.name === 'rate_thought') {
+          return {
+            toolCalls: [{ name: 'rate_thought', arguments: { critique: 'ok', score: call % 2 ? 0.9 : 0.1 } }],
+          };
+        }
+        return undefined;
+      }),
+    );
+    expect(await page.title()).toContain('Game of 24');
+    const expanded = events.filter((e) => e.type === 'tot.expand');
+    expect(expanded.length).toBeGreaterThan(1);
+    const ids = new Set<string>();
+    for (const e of expanded) {
+      ids.add(String(e.nodeId));
+      for (const c of e.candidates as { id: unknown }[]) ids.add(String(c.id));
+    }
+    const drawn = await page
+      .locator('[data-tot-node]')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-tot-node')));
+    expect(new Set(drawn)).toEqual(ids);
+    expect(await page.locator('[data-tot-node]').first().isVisible()).toBe(true);
+    const pruned = events.filter((e) => e.type === 'tot.prune').map((e) => String(e.nodeId));
+    const drawnPruned = await page
+      .locator('[data-tot-node][data-status="pruned"]')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-tot-node')));
+    expect(pruned.length).toBeGreaterThan(0);
+    expect(drawnPruned.sort()).toEqual(pruned.sort());
+    expect(await page.locator('[data-output]').textContent()).toBe(output);
+    await page.close();
+  });
+
+  it('draws the handoff path of the trace', async () => {
+    let first = true;
+    const { events, page } = await runAndOpen(
+      'handoff.yaml',
+      cooperativeModel((request) => {
+        const tools = (request.body.tools ?? []) as { function: { name: string } }[];
+        if (first && tools.some((t) => t.function.name === 'handoff')) {
+          first = false;
+          return {
+            toolCalls: [
+              { name: 'handoff', arguments: { target: 'billing', message: 'Double charge on invoice 42.' } },
+            ],
+          };
+        }
+        return undefined;
+      }),
+    );
+    const handoffs = events.filter((e) => e.type === 'swarm.handoff');
+    expect(handoffs.map((e) => [e.from, e.to])).toEqual([['triage', 'billing']]);
+    const path = await page.locator('[data-handoff-agent]').allInnerTexts();
+    expect(path).toEqual(['triage', 'billing']);
+    await page.close();
+  });
+
+  it("shows the forest's routing decision and the run's totals as the trace has them", async () => {
+    const { events, page } = await runAndOpen('forest.yaml', cooperativeModel());
+    const route = events.find((e) => e.type === 'forest.route');
+    expect(await page.locator('[data-route-agent]').getAttribute('data-route-agent')).toBe(route?.agent);
+    const end = events.find((e) => e.type === 'run.end');
+    expect(await page.locator('[data-llm-calls]').textContent()).toBe(String(end?.llmCalls));
+    const box = await page.locator('#summary').boundingBox();
+    expect(box?.height).toBeGreaterThan(100);
+    await page.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type MockHandler, sampleFromSchema } from '@swarm/core/testing';
+
+/** The built command, as users run it. */
+export const swarmBin = fileURLToPath(new URL('../dist/swarm.js', import.meta.url));
+/** The repository's examples folder, where a spec for every topology lives. */
+export const specsDir = fileURLToPath(new URL('../../../examples/specs/', import.meta.url));
+
+/** What one run of the command gave. */
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `swarm ...args` as a real process with only the given environment (no keys leak in). */
+export function swarm(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [swarmBin, ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        OLLAMA_HOST: 'http://127.0.0.1:9',
+        ...env,
+      },
+      ...(cwd && { cwd }),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+type Tools = { function?: { name?: string; parameters?: Record<string, unknown> } }[];
+
+/**
+ * Answers any Chat Completions request the way a cooperative model would: a forced function call
+ * with arguments sampled from its schema, anything else with a short text. `first` may take over.
+ */
+export function cooperativeModel(first?: MockHandler): MockHandler {
+  let calls = 0;
+  return async (request) => {
+    calls += 1;
+    const taken = await first?.(request);
+    if (taken) return taken;
+    const choice = request.body.tool_choice as { function?: { name?: string } } | string | undefined;
+    const forced = typeof choice === 'object' ? choice.function?.name : undefined;
+    if (forced) {
+      const tool = (request.body.tools as Tools).find((t) => t.function?.name === forced);
+      return {
+        toolCalls: [
+          {
+            name: forced,
+            arguments: sampleFromSchema(tool?.function?.parameters ?? {}) as Record<string, unknown>,
+          },
+        ],
+      };
+    }
+    return { text: `answer ${calls}` };
+  };
+}
