@@ -116,7 +116,7 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
   }
 
   /** Runs the flow on `task`. */
-  run(task: string, options: RunOptions = {}): Promise<AgentRearrangeResult> {
+  async run(task: string, options: RunOptions = {}): Promise<AgentRearrangeResult> {
     checkTask('AgentRearrange', task);
     return runTopology(this, { task, flow: this.flow }, options, async (context) => {
       const run = new FlowRun(this.#members, this.#human, this.#maxWorkers, task, context);

@@ -80,7 +80,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
   }
 
   /** Runs every member on `task` at once, then the aggregator (if any) on their outputs. */
-  run(task: string, options: RunOptions = {}): Promise<ConcurrentWorkflowResult> {
+  async run(task: string, options: RunOptions = {}): Promise<ConcurrentWorkflowResult> {
     checkTask('ConcurrentWorkflow', task);
     const agents = this.#agents.map((a) => a.name);
     return runTopology(this, { task, agents }, options, async (context) => {

@@ -8,6 +8,12 @@ export {
   humanName,
 } from './agent-rearrange.js';
 export {
+  BatchedGridWorkflow,
+  type BatchedGridWorkflowOptions,
+  type BatchedGridWorkflowResult,
+  type GridRecord,
+} from './batched-grid-workflow.js';
+export {
   aggregatorInput,
   aggregatorPrompt,
   ConcurrentWorkflow,
@@ -15,7 +21,14 @@ export {
   type ConcurrentWorkflowResult,
 } from './concurrent-workflow.js';
 export { type FlowItem, type FlowStep, parseFlow } from './flow-parser.js';
+export { GraphWorkflow, type GraphWorkflowOptions, type GraphWorkflowResult } from './graph-workflow.js';
 export type { BudgetReason, MemberOutput, MemberRecord } from './member-run.js';
+export {
+  RoundRobin,
+  type RoundRobinOptions,
+  type RoundRobinResult,
+  type RoundRobinTurn,
+} from './round-robin.js';
 export {
   SequentialWorkflow,
   type SequentialWorkflowOptions,

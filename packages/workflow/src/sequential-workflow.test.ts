@@ -106,6 +106,13 @@ describe('SequentialWorkflow', () => {
     await expect(run).rejects.toBeInstanceOf(AbortError);
   });
 
+  it('rejects a task that is not a string', async () => {
+    const { agents } = team(['a']);
+    await expect(new SequentialWorkflow({ agents }).run(42 as unknown as string)).rejects.toThrow(
+      /task must be a string/,
+    );
+  });
+
   it('rejects bad options at construction', () => {
     const { agents } = team(['a']);
     expect(() => new SequentialWorkflow({ agents: [] })).toThrow(ConfigError);

@@ -39,7 +39,7 @@ export class SequentialWorkflow extends BaseTopology<SequentialWorkflowResult> {
   }
 
   /** Runs the members one after another on `task`. */
-  run(task: string, options: RunOptions = {}): Promise<SequentialWorkflowResult> {
+  async run(task: string, options: RunOptions = {}): Promise<SequentialWorkflowResult> {
     checkTask('SequentialWorkflow', task);
     const agents = this.#agents.map((a) => a.name);
     return runTopology(this, { task, agents }, options, async (context) => {
