@@ -20,6 +20,20 @@ export {
   type ConcurrentWorkflowOptions,
   type ConcurrentWorkflowResult,
 } from './concurrent-workflow.js';
+export {
+  type AgentRearrangeConfig,
+  agentRearrangeDescriptor,
+  type BatchedGridWorkflowConfig,
+  batchedGridWorkflowDescriptor,
+  type ConcurrentWorkflowConfig,
+  concurrentWorkflowDescriptor,
+  type GraphWorkflowConfig,
+  graphWorkflowDescriptor,
+  type RoundRobinConfig,
+  roundRobinDescriptor,
+  type SequentialWorkflowConfig,
+  sequentialWorkflowDescriptor,
+} from './descriptors.js';
 export { type FlowItem, type FlowStep, parseFlow } from './flow-parser.js';
 export { GraphWorkflow, type GraphWorkflowOptions, type GraphWorkflowResult } from './graph-workflow.js';
 export type { BudgetReason, MemberOutput, MemberRecord } from './member-run.js';
