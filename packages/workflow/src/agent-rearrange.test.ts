@@ -125,12 +125,40 @@ describe('AgentRearrange', () => {
         previous: [{ agent: 'researcher', output: 'two options: A or B' }],
       },
     ]);
-    expect(callsOf(model, 'writer')[0]!.messages.at(-1)).toEqual({
-      role: 'user',
-      name: 'human',
-      content: 'Go with B.',
-    });
+    // The reviewer's answer travels with the work it reviewed.
+    expect(callsOf(model, 'writer')[0]!.messages).toEqual([
+      { role: 'user', content: 'Pick a plan.' },
+      { role: 'user', name: 'researcher', content: 'two options: A or B' },
+      { role: 'user', name: 'human', content: 'Go with B.' },
+    ]);
     expect(result.runs[1]).toEqual({ agent: 'human', status: 'done', output: 'Go with B.', column: 15 });
+  });
+
+  it("shows a member its own earlier output as its assistant turn, before the human's notes", async () => {
+    const { model, agents } = team(names, { writer: (req) => `draft ${req.messages.length}` });
+    const result = await new AgentRearrange({
+      agents,
+      flow: 'writer -> H -> writer',
+      human: () => 'shorter',
+    }).run('go');
+
+    expect(callsOf(model, 'writer')[1]!.messages).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'draft 1' },
+      { role: 'user', name: 'human', content: 'shorter' },
+    ]);
+    expect(result.output).toBe('draft 3');
+  });
+
+  it('keeps its own output as a named turn when it would close the input', async () => {
+    const { model, agents } = team(names, { writer: (req) => `draft ${req.messages.length}` });
+    await new AgentRearrange({ agents, flow: 'writer -> writer' }).run('go');
+
+    expect(callsOf(model, 'writer')[1]!.messages.at(-1)).toEqual({
+      role: 'user',
+      name: 'writer',
+      content: 'draft 1',
+    });
   });
 
   it('refuses a flow with H when no human function is given, at construction', () => {
@@ -249,10 +277,10 @@ describe('AgentRearrange', () => {
         '   - critic',
         '3. In parallel, each given the task and the outputs of writer, critic:',
         '   - a branch:',
-        '     3.1.1. editor gets the same input.',
-        '     3.1.2. A human (H) gets the task and the output of editor and answers.',
+        '     3.1.1. editor gets the task and the outputs of writer, critic.',
+        '     3.1.2. A human (H) gets the task and the output of editor, and hands it on with their answer.',
         '   - writer',
-        '4. editor gets the task and the outputs of H, writer.',
+        '4. editor gets the task and the outputs of editor, H, writer.',
         'The answer is the output of editor.',
       ].join('\n'),
     );

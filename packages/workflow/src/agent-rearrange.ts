@@ -40,7 +40,8 @@ export interface HumanStepInfo {
 
 /**
  * The human step `H`: gets what an agent in its place would get, as text (the task, then the
- * previous outputs headed by who gave them), and returns the human's answer.
+ * previous outputs headed by who gave them), and returns the human's answer. The next step gets
+ * what the human was handed followed by the answer, so a reviewer's notes travel with the work.
  */
 export type HumanStep = (input: string, info: HumanStepInfo) => string | Promise<string>;
 
@@ -177,7 +178,8 @@ class FlowRun {
       const output =
         item.kind === 'member' ? await this.#member(item.name, previous) : await this.#askHuman(previous);
       this.#records.set(item.column, { agent, status: 'done', output, column: item.column });
-      return [{ agent, output }];
+      // A human reviews rather than replaces: what they were handed goes on with their answer.
+      return item.kind === 'human' ? [...previous, { agent, output }] : [{ agent, output }];
     } catch (error) {
       if (!isAbort(error)) {
         const reason = budgetStop(error);
@@ -189,7 +191,7 @@ class FlowRun {
   }
 
   async #member(name: string, previous: MemberOutput[]): Promise<string> {
-    const step = await runStep(this.members.get(name)!, handOn(this.task, previous), this.context);
+    const step = await runStep(this.members.get(name)!, handOn(this.task, previous, name), this.context);
     this.interruption ??= step.interruption;
     return step.output;
   }

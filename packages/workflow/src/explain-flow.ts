@@ -1,4 +1,4 @@
-import type { FlowItem, FlowStep } from './flow-parser.js';
+import { type FlowStep, humanStep } from './flow-parser.js';
 
 /**
  * A parsed flow as numbered plain-text steps: who runs, what each is given, what runs in parallel,
@@ -6,50 +6,51 @@ import type { FlowItem, FlowStep } from './flow-parser.js';
  */
 export function explainFlow(flow: string, steps: readonly FlowStep[]): string {
   const lines = [`Flow: ${flow.trim()}`];
-  explainSequence(steps, [], 'the task', '', lines);
-  lines.push(`The answer is ${outputsOf(exits(steps))}.`);
+  const answer = explainSequence(steps, [], [], '', lines);
+  lines.push(`The answer is ${outputsOf(answer)}.`);
   return lines.join('\n');
 }
 
+// Writes the lines of a sequence given the outputs of `handed`; returns whose outputs leave it.
 function explainSequence(
   steps: readonly FlowStep[],
   number: readonly number[],
-  given: string,
+  handed: readonly string[],
   indent: string,
   lines: string[],
-): void {
-  let input = given;
+): string[] {
+  let input = [...handed];
   steps.forEach((step, i) => {
     const label = [...number, i + 1].join('.');
+    const given = input.length === 0 ? 'the task' : `the task and ${outputsOf(input)}`;
     const only = step.length === 1 ? step[0]! : undefined;
+    const exits: string[] = [];
     if (only?.kind === 'member') {
-      lines.push(`${indent}${label}. ${only.name} gets ${input}.`);
+      lines.push(`${indent}${label}. ${only.name} gets ${given}.`);
+      exits.push(only.name);
     } else if (only?.kind === 'human') {
-      lines.push(`${indent}${label}. A human (H) gets ${input} and answers.`);
+      lines.push(`${indent}${label}. A human (H) gets ${given}, and hands it on with their answer.`);
+      exits.push(...input, humanStep);
     } else {
-      lines.push(`${indent}${label}. In parallel, each given ${input}:`);
+      lines.push(`${indent}${label}. In parallel, each given ${given}:`);
       step.forEach((item, k) => {
-        if (item.kind === 'member') lines.push(`${indent}   - ${item.name}`);
-        else if (item.kind === 'human') lines.push(`${indent}   - a human (H)`);
-        else {
+        if (item.kind === 'member') {
+          lines.push(`${indent}   - ${item.name}`);
+          exits.push(item.name);
+        } else if (item.kind === 'human') {
+          lines.push(`${indent}   - a human (H), who hands on what they got with their answer`);
+          exits.push(...input, humanStep);
+        } else {
           lines.push(`${indent}   - a branch:`);
-          explainSequence(item.steps, [...number, i + 1, k + 1], 'the same input', `${indent}     `, lines);
+          exits.push(
+            ...explainSequence(item.steps, [...number, i + 1, k + 1], input, `${indent}     `, lines),
+          );
         }
       });
     }
-    input = `the task and ${outputsOf(exitsOfStep(step))}`;
+    input = exits;
   });
-}
-
-/** The names whose outputs leave a sequence: those of its last step. */
-function exits(steps: readonly FlowStep[]): string[] {
-  return exitsOfStep(steps.at(-1)!);
-}
-
-function exitsOfStep(step: FlowStep): string[] {
-  return step.flatMap((item: FlowItem) =>
-    item.kind === 'member' ? [item.name] : item.kind === 'human' ? ['H'] : exits(item.steps),
-  );
+  return input;
 }
 
 function outputsOf(names: readonly string[]): string {

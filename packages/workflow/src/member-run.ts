@@ -43,11 +43,21 @@ export function taskTurn(task: string): Message {
 
 /**
  * What a member gets after others: the task, then each earlier member's output as that member's
- * turn (typed turns, never one pasted transcript). With nothing before it, just the task.
+ * turn (typed turns, never one pasted transcript). With nothing before it, just the task. The
+ * member's own earlier output (`self`) is an `assistant` turn, unless it would close the input:
+ * a trailing assistant turn reads as a prefill to some providers, so there it stays a named turn.
  */
-export function handOn(task: string, previous: readonly MemberOutput[]): string | Message[] {
+export function handOn(task: string, previous: readonly MemberOutput[], self?: string): string | Message[] {
   if (previous.length === 0) return task;
-  return [taskTurn(task), ...previous.map((p) => memberTurn(p.agent, p.output))];
+  return [
+    taskTurn(task),
+    ...previous.map(
+      (p, i): Message =>
+        p.agent === self && i < previous.length - 1
+          ? { role: 'assistant', content: p.output }
+          : memberTurn(p.agent, p.output),
+    ),
+  ];
 }
 
 /** Several members' outputs as one answer: a single output as it is, several as named blocks. */
