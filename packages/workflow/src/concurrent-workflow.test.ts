@@ -180,6 +180,30 @@ describe('ConcurrentWorkflow', () => {
     expect((await running).results.map((r) => r.status)).toEqual(['done', 'done', 'done']);
   });
 
+  it('keeps two concurrent runs of one instance apart', async () => {
+    const gate = new Gate();
+    const { agents } = team(['a', 'b'], {
+      a: async (req) => {
+        if (req.messages[0]!.content === 'first') await gate.wait();
+        return `a on ${req.messages[0]!.content}`;
+      },
+    });
+    const workflow = new ConcurrentWorkflow({ agents });
+    const first = workflow.run('first');
+    await gate.until(1);
+    const second = await workflow.run('second');
+    gate.open();
+
+    expect(second.results.map((r) => r.status === 'done' && r.output)).toEqual([
+      'a on second',
+      'b says: second',
+    ]);
+    expect((await first).results.map((r) => r.status === 'done' && r.output)).toEqual([
+      'a on first',
+      'b says: first',
+    ]);
+  });
+
   it('rejects bad options at construction, naming the option', () => {
     const { agents } = team(['a']);
     expect(() => new ConcurrentWorkflow({ agents, onError: 'ignore' as 'store' })).toThrow(/onError must be/);

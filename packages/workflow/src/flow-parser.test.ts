@@ -67,6 +67,12 @@ describe('parseFlow', () => {
     expect(caretColumn(error)).toBe(column);
   });
 
+  it('counts columns across a flow written on several lines, and quotes it on one', () => {
+    const error = errorOf('researcher ->\n  writr');
+    expect(error.message).toContain('at column 17 of the flow:\n  researcher ->   writr\n');
+    expect(caretColumn(error)).toBe(17);
+  });
+
   it('lists the members when a name is unknown', () => {
     expect(errorOf('editor -> researchr').message).toContain(
       'unknown member "researchr" (members: "researcher", "writer", "critic", "editor", "tax expert"; H for a human)',

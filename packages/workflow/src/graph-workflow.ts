@@ -28,7 +28,7 @@ export interface GraphWorkflowOptions {
   /** Node id to the Agent or Topology at that node; ids name the nodes everywhere in the result. */
   nodes: Record<string, Member>;
   /** `[from, to]`: `to` runs after `from` and gets its output. No cycles. */
-  edges?: [string, string][];
+  edges?: readonly (readonly [string, string])[];
   /** How many nodes run at once (default: every ready node). */
   maxWorkers?: number;
 }
@@ -55,7 +55,7 @@ export class GraphWorkflow extends BaseTopology<GraphWorkflowResult> {
 
   constructor(options: GraphWorkflowOptions) {
     super();
-    this.#graph = checkGraph(options?.nodes, options.edges);
+    this.#graph = checkGraph(options?.nodes, options?.edges);
     this.name = nameOption('GraphWorkflow', options.name, 'graph-workflow');
     this.#maxWorkers =
       optionalInteger('GraphWorkflow', 'maxWorkers', options.maxWorkers) ?? Number.POSITIVE_INFINITY;

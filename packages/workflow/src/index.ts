@@ -14,7 +14,6 @@ export {
   type GridRecord,
 } from './batched-grid-workflow.js';
 export {
-  aggregatorInput,
   aggregatorPrompt,
   ConcurrentWorkflow,
   type ConcurrentWorkflowOptions,
