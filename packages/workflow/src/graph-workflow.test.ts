@@ -1,6 +1,7 @@
 import { AbortError, ConfigError, type SwarmEvent } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
+import { ConcurrentWorkflow } from './concurrent-workflow.js';
 import { GraphWorkflow } from './graph-workflow.js';
 import { SequentialWorkflow } from './sequential-workflow.js';
 import { callsOf, team } from './test-support.js';
@@ -124,6 +125,20 @@ describe('GraphWorkflow', () => {
     expect(Object.values(result.nodes).map((n) => n.status)).toEqual(['done', 'done', 'skipped', 'skipped']);
     expect(result.nodes.review).toMatchObject({ status: 'skipped', reason: 'budget:calls' });
     expect(result.output).toBe('frontend says: the plan');
+  });
+
+  it('is interrupted when a nested topology answered from part of its work because of the budget', async () => {
+    const { byName } = team(['a', 'b']);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.a!, byName.b!] });
+    // The graph itself is never refused a call: only the nested panel knows it was cut short.
+    const result = await new GraphWorkflow({ nodes: { panel } }).run('go', { budget: { maxCalls: 1 } });
+
+    expect(result).toMatchObject({
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+      output: 'a says: go',
+    });
+    expect(result.nodes.panel).toEqual({ agent: 'panel', status: 'done', output: 'a says: go' });
   });
 
   it('runs at most maxWorkers nodes at once', async () => {
