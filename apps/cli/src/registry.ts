@@ -3,12 +3,26 @@ import { forestDescriptor } from '@swarm/forest';
 import { swarmDescriptor } from '@swarm/handoff';
 import { autoSwarmBuilderDescriptor, multiAgentRouterDescriptor } from '@swarm/router';
 import { treeOfThoughtsDescriptor } from '@swarm/tot';
+import {
+  agentRearrangeDescriptor,
+  batchedGridWorkflowDescriptor,
+  concurrentWorkflowDescriptor,
+  graphWorkflowDescriptor,
+  roundRobinDescriptor,
+  sequentialWorkflowDescriptor,
+} from '@swarm/workflow';
 
 const base: TopologyDescriptor[] = [
   forestDescriptor as TopologyDescriptor,
   treeOfThoughtsDescriptor as TopologyDescriptor,
   swarmDescriptor as TopologyDescriptor,
   multiAgentRouterDescriptor as TopologyDescriptor,
+  sequentialWorkflowDescriptor as TopologyDescriptor,
+  concurrentWorkflowDescriptor as TopologyDescriptor,
+  agentRearrangeDescriptor as TopologyDescriptor,
+  roundRobinDescriptor as TopologyDescriptor,
+  batchedGridWorkflowDescriptor as TopologyDescriptor,
+  graphWorkflowDescriptor as TopologyDescriptor,
 ];
 
 /** Every topology the command knows, as the packages export their descriptors. */

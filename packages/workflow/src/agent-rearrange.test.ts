@@ -1,0 +1,298 @@
+import { AbortError, ConfigError } from '@swarm/core';
+import { Gate } from '@swarm/core/testing';
+import { describe, expect, it } from 'vitest';
+import { AgentRearrange } from './agent-rearrange.js';
+import { SequentialWorkflow } from './sequential-workflow.js';
+import { callsOf, team } from './test-support.js';
+
+const names = ['researcher', 'writer', 'critic', 'editor'];
+
+describe('AgentRearrange', () => {
+  it("gives each step the task and the previous step's outputs as those members' turns", async () => {
+    const { model, agents } = team(names, {
+      researcher: 'facts',
+      writer: 'draft',
+      critic: 'objections',
+      editor: 'final',
+    });
+    const result = await new AgentRearrange({ agents, flow: 'researcher -> writer, critic -> editor' }).run(
+      'Write about bees.',
+    );
+
+    expect(result.output).toBe('final');
+    expect(callsOf(model, 'critic')[0]!.messages).toEqual([
+      { role: 'user', content: 'Write about bees.' },
+      { role: 'user', name: 'researcher', content: 'facts' },
+    ]);
+    expect(callsOf(model, 'editor')[0]!.messages).toEqual([
+      { role: 'user', content: 'Write about bees.' },
+      { role: 'user', name: 'writer', content: 'draft' },
+      { role: 'user', name: 'critic', content: 'objections' },
+    ]);
+    expect(result.runs.map((r) => [r.agent, r.status, r.column])).toEqual([
+      ['researcher', 'done', 1],
+      ['writer', 'done', 15],
+      ['critic', 'done', 23],
+      ['editor', 'done', 33],
+    ]);
+  });
+
+  it('keeps the parallel members in flow order when they finish out of order', async () => {
+    const gate = new Gate();
+    const { model, agents } = team(names, {
+      writer: () => gate.wait().then(() => 'draft'),
+      critic: 'objections',
+      editor: (req) => req.messages.map((m) => m.name ?? 'task').join(' + '),
+    });
+    const finished: string[] = [];
+    const running = new AgentRearrange({ agents, flow: 'writer, critic -> editor' }).run('go', {
+      onEvent: (e) => e.type === 'agent.end' && finished.push(String(e.agent)),
+    });
+    await gate.until(1);
+    await new Promise((r) => setImmediate(r));
+    expect(finished).toEqual(['critic']);
+    expect(callsOf(model, 'editor')).toHaveLength(0);
+    gate.open();
+    const result = await running;
+
+    expect(result.output).toBe('task + writer + critic');
+    expect(result.runs.map((r) => r.agent)).toEqual(['writer', 'critic', 'editor']);
+  });
+
+  it('runs a member again when the flow repeats it, and joins a parallel last step', async () => {
+    const { model, agents } = team(names, {
+      writer: (req) => (req.messages.length === 1 ? 'draft 1' : 'draft 2'),
+      critic: 'too long',
+      editor: 'ok',
+    });
+    const result = await new AgentRearrange({ agents, flow: 'writer -> critic -> writer, editor' }).run('go');
+
+    expect(callsOf(model, 'writer')).toHaveLength(2);
+    expect(callsOf(model, 'writer')[1]!.messages.at(-1)).toEqual({
+      role: 'user',
+      name: 'critic',
+      content: 'too long',
+    });
+    expect(result.output).toBe('[writer]\ndraft 2\n\n[editor]\nok');
+    expect(result.runs.map((r) => `${r.agent}@${r.column}`)).toEqual([
+      'writer@1',
+      'critic@11',
+      'writer@21',
+      'editor@29',
+    ]);
+  });
+
+  it('runs a parenthesized branch as one parallel item and hands on its last outputs', async () => {
+    const { model, agents } = team(names, {
+      researcher: 'facts',
+      writer: 'draft',
+      critic: 'fine',
+      editor: 'final',
+    });
+    const result = await new AgentRearrange({ agents, flow: 'researcher -> (writer -> critic), editor' }).run(
+      'go',
+    );
+
+    expect(callsOf(model, 'critic')[0]!.messages.at(-1)).toEqual({
+      role: 'user',
+      name: 'writer',
+      content: 'draft',
+    });
+    expect(callsOf(model, 'editor')[0]!.messages.at(-1)).toEqual({
+      role: 'user',
+      name: 'researcher',
+      content: 'facts',
+    });
+    expect(result.output).toBe('[critic]\nfine\n\n[editor]\nfinal');
+  });
+
+  it('asks the human function at H, with the text an agent would get, and hands on the answer', async () => {
+    const { model, agents } = team(names, { researcher: 'two options: A or B' });
+    const asked: { input: string; previous: unknown }[] = [];
+    const rearrange = new AgentRearrange({
+      agents,
+      flow: 'researcher -> H -> writer',
+      human: async (input, info) => {
+        asked.push({ input, previous: info.previous });
+        return 'Go with B.';
+      },
+    });
+    const result = await rearrange.run('Pick a plan.');
+
+    expect(asked).toEqual([
+      {
+        input: '[user]\nPick a plan.\n\n[researcher]\ntwo options: A or B',
+        previous: [{ agent: 'researcher', output: 'two options: A or B' }],
+      },
+    ]);
+    // The reviewer's answer travels with the work it reviewed.
+    expect(callsOf(model, 'writer')[0]!.messages).toEqual([
+      { role: 'user', content: 'Pick a plan.' },
+      { role: 'user', name: 'researcher', content: 'two options: A or B' },
+      { role: 'user', name: 'human', content: 'Go with B.' },
+    ]);
+    expect(result.runs[1]).toEqual({ agent: 'human', status: 'done', output: 'Go with B.', column: 15 });
+  });
+
+  it("shows a member its own earlier output as its assistant turn, before the human's notes", async () => {
+    const { model, agents } = team(names, { writer: (req) => `draft ${req.messages.length}` });
+    const result = await new AgentRearrange({
+      agents,
+      flow: 'writer -> H -> writer',
+      human: () => 'shorter',
+    }).run('go');
+
+    expect(callsOf(model, 'writer')[1]!.messages).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'draft 1' },
+      { role: 'user', name: 'human', content: 'shorter' },
+    ]);
+    expect(result.output).toBe('draft 3');
+  });
+
+  it('keeps its own output as a named turn when it would close the input', async () => {
+    const { model, agents } = team(names, { writer: (req) => `draft ${req.messages.length}` });
+    await new AgentRearrange({ agents, flow: 'writer -> writer' }).run('go');
+
+    expect(callsOf(model, 'writer')[1]!.messages.at(-1)).toEqual({
+      role: 'user',
+      name: 'writer',
+      content: 'draft 1',
+    });
+  });
+
+  it('refuses a flow with H when no human function is given, at construction', () => {
+    const { agents } = team(names);
+    expect(() => new AgentRearrange({ agents, flow: 'researcher -> H' })).toThrow(
+      /human step \(H\) but no human/,
+    );
+  });
+
+  it("fails the run when the human's answer is not a string", async () => {
+    const { agents } = team(names);
+    const rearrange = new AgentRearrange({
+      agents,
+      flow: 'H -> writer',
+      human: () => 42 as unknown as string,
+    });
+    await expect(rearrange.run('go')).rejects.toThrow(/human\(\) must return a string/);
+  });
+
+  it('rejects with AbortError while the human is still thinking', async () => {
+    const { agents } = team(names);
+    const controller = new AbortController();
+    const rearrange = new AgentRearrange({
+      agents,
+      flow: 'H -> writer',
+      human: () => new Promise(() => undefined),
+    });
+    const running = rearrange.run('go', { signal: controller.signal });
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it("keeps a failed member's siblings' records, then fails the run", async () => {
+    const { model, agents } = team(names, {
+      critic: () => {
+        throw new Error('critic is down');
+      },
+    });
+    await expect(new AgentRearrange({ agents, flow: 'writer, critic -> editor' }).run('go')).rejects.toThrow(
+      'critic is down',
+    );
+    expect(callsOf(model, 'writer')).toHaveLength(1);
+    expect(callsOf(model, 'editor')).toHaveLength(0);
+  });
+
+  it('answers from the last completed step when the budget stops the flow', async () => {
+    const { agents } = team(names, { researcher: 'facts', writer: 'draft' });
+    const result = await new AgentRearrange({ agents, flow: 'researcher -> writer, critic -> editor' }).run(
+      'go',
+      {
+        budget: { maxCalls: 2 },
+      },
+    );
+
+    expect(result).toMatchObject({ output: 'facts', interrupted: true, interruptionReason: 'budget:calls' });
+    expect(result.runs.map((r) => [r.agent, r.status])).toEqual([
+      ['researcher', 'done'],
+      ['writer', 'done'],
+      ['critic', 'skipped'],
+    ]);
+  });
+
+  it('runs a topology named in the flow, nested in the run', async () => {
+    const { model, byName } = team(names, { researcher: 'facts', writer: 'draft', editor: 'final' });
+    const drafting = new SequentialWorkflow({
+      name: 'drafting',
+      agents: [byName.researcher!, byName.writer!],
+    });
+    const result = await new AgentRearrange({
+      agents: [drafting, byName.editor!],
+      flow: 'drafting -> editor',
+    }).run('go');
+
+    expect(result.output).toBe('final');
+    expect(callsOf(model, 'editor')[0]!.messages.at(-1)).toEqual({
+      role: 'user',
+      name: 'drafting',
+      content: 'draft',
+    });
+    expect(result.llmCalls).toBe(3);
+  });
+
+  it('keeps two concurrent runs of one instance apart', async () => {
+    const gate = new Gate();
+    const { agents } = team(names, {
+      writer: async (req) => {
+        if (req.messages[0]!.content === 'first') await gate.wait();
+        return `draft of ${req.messages[0]!.content}`;
+      },
+    });
+    const rearrange = new AgentRearrange({ agents, flow: 'writer -> editor' });
+    const first = rearrange.run('first');
+    await gate.until(1);
+    const second = await rearrange.run('second');
+    gate.open();
+
+    expect(second.output).toBe('editor says: draft of second');
+    expect((await first).output).toBe('editor says: draft of first');
+    expect((await first).runs).toHaveLength(2);
+  });
+
+  it('explains the plan without calling a model', () => {
+    const { model, agents } = team(names);
+    const rearrange = new AgentRearrange({
+      agents,
+      flow: 'researcher -> writer, critic -> (editor -> H), writer -> editor',
+      human: () => 'ok',
+    });
+
+    expect(rearrange.explain()).toBe(
+      [
+        'Flow: researcher -> writer, critic -> (editor -> H), writer -> editor',
+        '1. researcher gets the task.',
+        '2. In parallel, each given the task and the output of researcher:',
+        '   - writer',
+        '   - critic',
+        '3. In parallel, each given the task and the outputs of writer, critic:',
+        '   - a branch:',
+        '     3.1.1. editor gets the task and the outputs of writer, critic.',
+        '     3.1.2. A human (H) gets the task and the output of editor, and hands it on with their answer.',
+        '   - writer',
+        '4. editor gets the task and the outputs of editor, H, writer.',
+        'The answer is the output of editor.',
+      ].join('\n'),
+    );
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it('rejects bad flows and options at construction', () => {
+    const { agents } = team(names);
+    expect(() => new AgentRearrange({ agents, flow: 'researcher -> nobody' })).toThrow(ConfigError);
+    expect(() => new AgentRearrange({ agents, flow: 'writer', maxWorkers: 1.5 })).toThrow(/maxWorkers/);
+    expect(() => new AgentRearrange({ agents, flow: 'writer', human: 'yes' as never })).toThrow(
+      /human must be/,
+    );
+  });
+});

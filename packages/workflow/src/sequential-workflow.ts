@@ -1,0 +1,63 @@
+import {
+  BaseTopology,
+  budgetStop,
+  type Member,
+  type RunOptions,
+  runTopology,
+  type TopologyResult,
+  validateMembers,
+} from '@swarm/core';
+import { type BudgetReason, handOn, interruptedBy, type MemberOutput, runStep } from './member-run.js';
+import { checkTask, nameOption } from './options.js';
+
+/** Options of a SequentialWorkflow: the members, in the order they work. */
+export interface SequentialWorkflowOptions {
+  name?: string;
+  /** Agents or topologies; each works on the task after the one before it. */
+  agents: Member[];
+}
+
+/** What a sequential run returns: the last member's output, and every member's in order. */
+export interface SequentialWorkflowResult extends TopologyResult {
+  /** Each member that answered, in order (fewer than the members when the budget stopped the run). */
+  steps: MemberOutput[];
+}
+
+/**
+ * A pipeline: the first member gets the task; each next member gets the task and the previous
+ * member's output as that member's turn. The last member's output is the answer.
+ */
+export class SequentialWorkflow extends BaseTopology<SequentialWorkflowResult> {
+  readonly type = 'SequentialWorkflow';
+  readonly name: string;
+  readonly #agents: readonly Member[];
+
+  constructor(options: SequentialWorkflowOptions) {
+    super();
+    this.#agents = validateMembers(options?.agents, 'SequentialWorkflow');
+    this.name = nameOption('SequentialWorkflow', options.name, 'sequential-workflow');
+  }
+
+  /** Runs the members one after another on `task`. */
+  async run(task: string, options: RunOptions = {}): Promise<SequentialWorkflowResult> {
+    checkTask('SequentialWorkflow', task);
+    const agents = this.#agents.map((a) => a.name);
+    return runTopology(this, { task, agents }, options, async (context) => {
+      const steps: MemberOutput[] = [];
+      let interruption: BudgetReason | undefined;
+      for (const member of this.#agents) {
+        try {
+          const step = await runStep(member, handOn(task, steps.slice(-1)), context);
+          steps.push({ agent: member.name, output: step.output });
+          interruption = step.interruption;
+        } catch (error) {
+          // The budget stops the pipeline; the last member that answered gives the answer.
+          interruption = budgetStop(error);
+          if (!interruption || steps.length === 0) throw error;
+        }
+        if (interruption) break;
+      }
+      return { output: steps.at(-1)!.output, steps, ...interruptedBy(interruption) };
+    });
+  }
+}
