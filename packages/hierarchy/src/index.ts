@@ -1,0 +1,16 @@
+export { AttemptsExhaustedError } from './attempts.js';
+export { type DependencyNode, dependencyProblems, findCycle } from './dependency-graph.js';
+export type { HeadLike } from './head.js';
+export {
+  HierarchicalSwarm,
+  type HierarchicalSwarmOptions,
+  type HierarchicalSwarmResult,
+} from './hierarchical-swarm.js';
+export {
+  type HierarchicalSwarmConfig,
+  hierarchicalSwarmConfigSchema,
+  hierarchicalSwarmDescriptor,
+} from './hierarchical-swarm-descriptor.js';
+export type { HierarchyLoop, OrderRecord } from './hierarchy-turns.js';
+export { type HierarchicalOrder, type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
+export { TaskTimeoutError } from './task-timeout.js';
