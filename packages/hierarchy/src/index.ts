@@ -12,5 +12,22 @@ export {
   hierarchicalSwarmDescriptor,
 } from './hierarchical-swarm-descriptor.js';
 export type { HierarchyLoop, OrderRecord } from './hierarchy-turns.js';
+export {
+  type JudgeVerdict,
+  judgeVerdictSchema,
+  type PlannedTask,
+  taskPlanSchema,
+} from './planner-schemas.js';
+export type { PlannerCycle, TaskRecord } from './planner-turns.js';
+export {
+  PlannerWorkerSwarm,
+  type PlannerWorkerSwarmOptions,
+  type PlannerWorkerSwarmResult,
+} from './planner-worker-swarm.js';
+export {
+  type PlannerWorkerSwarmConfig,
+  plannerWorkerSwarmConfigSchema,
+  plannerWorkerSwarmDescriptor,
+} from './planner-worker-swarm-descriptor.js';
 export { type HierarchicalOrder, type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
 export { TaskTimeoutError } from './task-timeout.js';
