@@ -1,6 +1,19 @@
 export { AttemptsExhaustedError } from './attempts.js';
 export { type DependencyNode, dependencyProblems, findCycle } from './dependency-graph.js';
 export type { HeadLike } from './head.js';
+export { type HeavyRole, type HeavyRoleSet, heavyRoleSets } from './heavy-roles.js';
+export {
+  type HeavyLoop,
+  HeavySwarm,
+  type HeavySwarmOptions,
+  type HeavySwarmResult,
+  type RoleAnswer,
+} from './heavy-swarm.js';
+export {
+  type HeavySwarmConfig,
+  heavySwarmConfigSchema,
+  heavySwarmDescriptor,
+} from './heavy-swarm-descriptor.js';
 export {
   HierarchicalSwarm,
   type HierarchicalSwarmOptions,
