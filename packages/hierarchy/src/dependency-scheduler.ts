@@ -14,7 +14,7 @@ export type ItemOutcome<R> =
   | { status: 'notRun' };
 
 /** Options of `runByDependencies`. */
-export interface RunByDependenciesOptions {
+export interface RunByDependenciesOptions<R> {
   /** Items in flight at once (default: all that are ready). */
   concurrency?: number;
   /**
@@ -22,6 +22,8 @@ export interface RunByDependenciesOptions {
    * running ones finish, and the first such error is returned as `stoppedBy`.
    */
   isFatal?: (error: unknown) => boolean;
+  /** Called once per item as soon as its outcome is known (for live events). */
+  onOutcome?: (outcome: ItemOutcome<R>, index: number) => void;
 }
 
 /** Every item's outcome in input order, and the fatal error that stopped the schedule, if one did. */
@@ -39,10 +41,14 @@ export interface ScheduleResult<R> {
 export async function runByDependencies<T extends SchedulableItem, R>(
   items: readonly T[],
   run: (item: T, index: number) => Promise<R>,
-  options: RunByDependenciesOptions = {},
+  options: RunByDependenciesOptions<R> = {},
 ): Promise<ScheduleResult<R>> {
-  const { concurrency = Number.POSITIVE_INFINITY, isFatal = () => false } = options;
+  const { concurrency = Number.POSITIVE_INFINITY, isFatal = () => false, onOutcome } = options;
   const outcomes = new Array<ItemOutcome<R> | undefined>(items.length);
+  const settle = (index: number, outcome: ItemOutcome<R>) => {
+    outcomes[index] = outcome;
+    onOutcome?.(outcome, index);
+  };
   const indexOf = new Map(items.map((item, index) => [item.id, index]));
   const started = new Set<number>();
   const inFlight = new Set<Promise<void>>();
@@ -66,7 +72,7 @@ export async function runByDependencies<T extends SchedulableItem, R>(
         if (started.has(index) || outcomes[index]) return;
         const state = dependencyState(item);
         if (typeof state === 'object') {
-          outcomes[index] = { status: 'blocked', dependency: state.blockedBy };
+          settle(index, { status: 'blocked', dependency: state.blockedBy });
           changed = true;
         }
       });
@@ -84,18 +90,16 @@ export async function runByDependencies<T extends SchedulableItem, R>(
 
   const launch = (index: number) => {
     started.add(index);
-    const settle = run(items[index]!, index).then(
-      (value) => {
-        outcomes[index] = { status: 'done', value };
-      },
+    const settled = run(items[index]!, index).then(
+      (value) => settle(index, { status: 'done', value }),
       (error: unknown) => {
         if (isFatal(error)) {
-          outcomes[index] = { status: 'notRun' };
           stop ??= { error };
-        } else outcomes[index] = { status: 'failed', error };
+          settle(index, { status: 'notRun' });
+        } else settle(index, { status: 'failed', error });
       },
     );
-    const tracked = settle.finally(() => inFlight.delete(tracked));
+    const tracked = settled.finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
   };
 
@@ -109,9 +113,10 @@ export async function runByDependencies<T extends SchedulableItem, R>(
     if (inFlight.size === 0) break;
     await Promise.race(inFlight);
   }
-  const result: ScheduleResult<R> = {
-    outcomes: Array.from(outcomes, (outcome) => outcome ?? { status: 'notRun' }),
-  };
+  items.forEach((_, index) => {
+    if (!outcomes[index]) settle(index, { status: 'notRun' });
+  });
+  const result: ScheduleResult<R> = { outcomes: outcomes as ItemOutcome<R>[] };
   if (stop) result.stoppedBy = stop.error;
   return result;
 }

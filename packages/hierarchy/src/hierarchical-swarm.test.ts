@@ -44,7 +44,8 @@ describe('HierarchicalSwarm', () => {
       agents: [research.agent, market.agent, writer.agent],
     });
 
-    const running = swarm.run('Should we enter the EV charger market?');
+    const events: SwarmEvent[] = [];
+    const running = swarm.run('Should we enter the EV charger market?', { onEvent: (e) => events.push(e) });
     await gate.until(2);
     expect(writer.model.calls).toHaveLength(0);
     gate.open();
@@ -65,6 +66,17 @@ describe('HierarchicalSwarm', () => {
       { role: 'user', name: 'director', content: 'Your order (o3): Write the report.' },
     ]);
     expect(seen(research.model.lastCall)).not.toContain('Size the market');
+    expect(
+      events.filter((e) => e.type.startsWith('hierarchy.')).map((e) => `${e.type}${e.id ? ` ${e.id}` : ''}`),
+    ).toEqual([
+      'hierarchy.plan',
+      'hierarchy.order.start o1',
+      'hierarchy.order.start o2',
+      'hierarchy.order.end o1',
+      'hierarchy.order.end o2',
+      'hierarchy.order.start o3',
+      'hierarchy.order.end o3',
+    ]);
     expect(seen(director.lastCall)).toContain('user(writer): Order o3: Write the report.\n\nthe report');
   });
 

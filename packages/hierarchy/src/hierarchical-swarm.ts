@@ -191,20 +191,25 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
         finished.set(order.id, { ...order, status: 'done', output: value, attempts });
         return { output: value, attempts };
       },
-      { concurrency: this.parallel ? this.maxWorkers : 1, isFatal: isRunStop },
+      {
+        concurrency: this.parallel ? this.maxWorkers : 1,
+        isFatal: isRunStop,
+        onOutcome: (outcome, i) => {
+          const { id, agentName } = orders[i]!;
+          const { status, attempts, error } = workOutcome(outcome, 'order');
+          context.emit({
+            type: 'hierarchy.order.end',
+            agent: agentName,
+            loop,
+            id,
+            status,
+            attempts,
+            ...(error !== undefined && { error }),
+          });
+        },
+      },
     );
     record.orders = orders.map((order, i) => ({ ...order, ...workOutcome(outcomes[i]!, 'order') }));
-    for (const order of record.orders) {
-      context.emit({
-        type: 'hierarchy.order.end',
-        agent: order.agentName,
-        loop,
-        id: order.id,
-        status: order.status,
-        attempts: order.attempts,
-        ...(order.error !== undefined && { error: order.error }),
-      });
-    }
     if (stoppedBy !== undefined) throw stoppedBy;
   }
 

@@ -187,23 +187,27 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
           pool.release(worker);
         }
       },
-      { concurrency: this.maxWorkers, isFatal: isRunStop },
+      {
+        concurrency: this.maxWorkers,
+        isFatal: isRunStop,
+        onOutcome: (outcome, i) => {
+          const { status, attempts, error } = workOutcome(outcome, 'task');
+          context.emit({
+            type: 'planner.task.end',
+            agent: claimedBy.get(items[i]!.id),
+            loop,
+            id: items[i]!.id,
+            status,
+            attempts,
+            ...(error !== undefined && { error }),
+          });
+        },
+      },
     );
     cycle.tasks = items.map((task, i) => {
       const worker = claimedBy.get(task.id);
       return { ...task, ...(worker !== undefined && { worker }), ...workOutcome(outcomes[i]!, 'task') };
     });
-    for (const task of cycle.tasks) {
-      context.emit({
-        type: 'planner.task.end',
-        agent: task.worker,
-        loop,
-        id: task.id,
-        status: task.status,
-        attempts: task.attempts,
-        ...(task.error !== undefined && { error: task.error }),
-      });
-    }
     if (stoppedBy !== undefined) throw stoppedBy;
   }
 
