@@ -68,6 +68,12 @@ export interface HeavySwarmResult extends TopologyResult {
   loops: HeavyLoop[];
 }
 
+const GENERIC_SYNTHESIZER = {
+  name: 'synthesis',
+  instructions:
+    'You integrate the answers of several specialists into one comprehensive, well-organized answer, resolving their disagreements.',
+};
+
 const QUESTIONER_INSTRUCTIONS =
   'You decompose a task into one precise question per specialist role, so that their answers together cover it.';
 
@@ -91,7 +97,8 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
     super();
     const owner = 'HeavySwarm';
     this.name = options.name ?? owner;
-    const set = roleSet(options.roles);
+    const set =
+      options.agents === undefined ? roleSet(options.roles) : { roles: [], synthesizer: GENERIC_SYNTHESIZER };
     if (options.agents !== undefined && options.roles !== undefined) {
       throw new ConfigError(
         `${owner}: give roles (built over model) or agents (your own members), not both.`,
@@ -258,7 +265,7 @@ function roleSet(roles: HeavySwarmOptions['roles']): HeavyRoleSet {
     if (names.has(r.name)) throw new ConfigError(`HeavySwarm: two roles are named "${r.name}".`);
     names.add(r.name);
   }
-  return { roles, synthesizer: heavyRoleSets.default.synthesizer };
+  return { roles, synthesizer: GENERIC_SYNTHESIZER };
 }
 
 function synthesisTurns(task: string, answers: readonly RoleAnswer[]): Message[] {
