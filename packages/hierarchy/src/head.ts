@@ -1,6 +1,7 @@
 import {
   type Agent,
   ConfigError,
+  errorMessage,
   generateObject,
   isMember,
   isTopology,
@@ -41,7 +42,13 @@ export class Head {
       this.model = head.model;
       this.instructions = head.instructions ?? options.instructions;
     } else {
-      this.model = resolveModel(head);
+      try {
+        this.model = resolveModel(head);
+      } catch (error) {
+        throw new ConfigError(`${options.owner}: ${options.option}: ${errorMessage(error)}`, {
+          cause: error,
+        });
+      }
       this.name = options.name;
       this.instructions = options.instructions;
     }

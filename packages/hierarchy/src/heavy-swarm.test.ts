@@ -2,6 +2,7 @@ import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
 import { Gate, ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { HeavySwarm } from './heavy-swarm.js';
+import { HierarchicalSwarm } from './hierarchical-swarm.js';
 import { headModel, seen, steadyWorker } from './hierarchy.fixture.js';
 import { forced } from './worst-case.fixture.js';
 
@@ -111,6 +112,31 @@ describe('HeavySwarm', () => {
     expect(head.calls[0]!.messages[0]!.content).toContain('- legal: legal work\n- finance: finance work');
     expect(head.calls[1]!.metadata?.agent).toBe('cfo');
     expect(result.output).toBe('allowed and affordable');
+  });
+
+  it('takes a whole topology as a role, run nested in the same run', async () => {
+    const writer = steadyWorker('writer', 'drafted');
+    const director = headModel({
+      director: [{ plan: 'p', orders: [{ id: 'o1', agentName: 'writer', task: 'Draft.' }], done: true }],
+      final: ['team view'],
+    });
+    const team = new HierarchicalSwarm({ name: 'team', director, agents: [writer.agent] });
+    const solo = steadyWorker('solo', 'solo view');
+    const head = headModel({
+      questions: [{ questions: { team: 'Team question?', solo: 'Solo question?' } }],
+      synthesis: ['both views'],
+    });
+    const result = await new HeavySwarm({
+      agents: [team, solo.agent],
+      questioner: head,
+      synthesizer: head,
+    }).run('task');
+
+    expect(result.loops[0]!.answers.map((a) => [a.role, a.output])).toEqual([
+      ['team', 'team view'],
+      ['solo', 'solo view'],
+    ]);
+    expect(director.calls[0]!.messages[0]!.content).toContain('Your question (team): Team question?');
   });
 
   it('cancels a role that runs past the timeout, keeps the others, and synthesizes from what came back', async () => {

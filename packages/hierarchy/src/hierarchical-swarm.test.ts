@@ -372,6 +372,12 @@ describe('HierarchicalSwarm', () => {
     expect(() => new HierarchicalSwarm({ director: model, agents, maxWorkers: 0 })).toThrow(
       /maxWorkers must be an integer >= 1 or Infinity/,
     );
-    expect(() => new HierarchicalSwarm({ director: 'nope:model', agents })).toThrow(ConfigError);
+    expect(() => new HierarchicalSwarm({ director: 'nope:model', agents })).toThrow(
+      /^HierarchicalSwarm: director: resolveModel: unknown provider "nope"/,
+    );
+    const team = new HierarchicalSwarm({ director: model, agents });
+    expect(() => new HierarchicalSwarm({ director: team as never, agents })).toThrow(
+      'HierarchicalSwarm: director must be an Agent or a model (a Model or a model string).',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
 import { fail, Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
+import { HeavySwarm } from './heavy-swarm.js';
 import { headModel, seen, steadyWorker, worker } from './hierarchy.fixture.js';
 import { PlannerWorkerSwarm } from './planner-worker-swarm.js';
 
@@ -272,6 +273,34 @@ describe('PlannerWorkerSwarm', () => {
       interruptionReason: 'budget:calls',
       output: '[solo]\nsolo output',
     });
+  });
+
+  it('puts a whole topology in the pool, run nested in the same run', async () => {
+    const analyst = steadyWorker('analyst', 'analyst view');
+    const inner = headModel({
+      questions: [{ questions: { analyst: 'What do you see?' } }],
+      synthesis: ['panel view'],
+    });
+    const panel = new HeavySwarm({
+      name: 'panel',
+      agents: [analyst.agent],
+      questioner: inner,
+      synthesizer: inner,
+    });
+    const planner = headModel({
+      planner: [{ tasks: [task('t1', 'Assess it.', 5)] }],
+      judge: [complete],
+      synthesis: ['done'],
+    });
+    const result = await new PlannerWorkerSwarm({ planner, workers: [panel] }).run('goal');
+
+    expect(result.cycles[0]!.tasks[0]).toMatchObject({
+      worker: 'panel',
+      status: 'done',
+      output: 'panel view',
+    });
+    expect(inner.calls[0]!.messages[0]!.content).toContain('Your task (t1): Assess it.');
+    expect(result.llmCalls).toBe(planner.calls.length + inner.calls.length + analyst.model.calls.length);
   });
 
   it('rejects bad options at construction', () => {
