@@ -182,7 +182,10 @@ describe('HeavySwarm', () => {
     });
     expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls' });
     expect(result.output).toBe('[harper]\nharper answer\n\n[benjamin]\nbenjamin answer');
-    expect(result.loops[0]!.answers[2]!.status).toBe('failed');
+    expect(result.loops[0]!.answers[2]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^not run: /),
+    });
   });
 
   it('rejects bad options at construction', () => {

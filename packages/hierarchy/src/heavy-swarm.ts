@@ -225,7 +225,15 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
       const question = record.questions[r.name] ?? '';
       return outcome.status === 'fulfilled'
         ? { role: r.name, question, status: 'done', output: outcome.value }
-        : { role: r.name, question, status: 'failed', error: errorMessage(outcome.reason) };
+        : {
+            role: r.name,
+            question,
+            status: 'failed',
+            // A role the run refused (budget spent, aborted) did not fail on its own.
+            error: isRunStop(outcome.reason)
+              ? `not run: ${errorMessage(outcome.reason)}`
+              : errorMessage(outcome.reason),
+          };
     });
     const stop = settled.find((s) => s.status === 'rejected' && isRunStop(s.reason));
     for (const answer of record.answers) {

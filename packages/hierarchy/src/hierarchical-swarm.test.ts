@@ -329,6 +329,24 @@ describe('HierarchicalSwarm', () => {
     expect(result.output).toBe('[a]\na output\n\n[b]\nb output');
   });
 
+  it('on a token budget stop marks the result interrupted by budget:tokens', async () => {
+    const a = steadyWorker('a', 'a output');
+    const director = headModel({
+      director: [{ plan: 'p', orders: [order('o1', 'a', 'x')], done: false }],
+      final: ['never written'],
+    });
+    // Every scripted call reports 15 tokens: the director's plan and the worker's answer spend 30.
+    const result = await new HierarchicalSwarm({ director, agents: [a.agent] }).run('task', {
+      budget: { maxTokens: 30 },
+    });
+    expect(result).toMatchObject({
+      interrupted: true,
+      interruptionReason: 'budget:tokens',
+      output: '[a]\na output',
+    });
+    expect(director.calls.map((c) => c.metadata?.purpose)).toEqual(['director']);
+  });
+
   it('formats the output with outputType', async () => {
     const writer = steadyWorker('writer', 'draft');
     const director = headModel({
