@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { heavySwarmDescriptor } from './heavy-swarm-descriptor.js';
+import { forced, modelOf, toolAgents, worstWorker } from './worst-case.fixture.js';
+
+describe('heavySwarmDescriptor', () => {
+  it('builds a swarm whose first agent asks and synthesizes, and whose others are the roles', async () => {
+    const model = modelOf((request) =>
+      request.metadata?.purpose === 'questions'
+        ? forced(request, { questions: { risk: 'Risks?', upside: 'Upside?' } })
+        : `${request.metadata?.agent} says`,
+    );
+    const [captain, risk, upside] = toolAgents(['captain', 'risk', 'upside'], model, 1);
+    const swarm = heavySwarmDescriptor.create([captain!, risk!, upside!], {});
+    const result = await swarm.run('Expand to Japan?');
+    expect(swarm.type).toBe('HeavySwarm');
+    expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['captain', 'risk', 'upside', 'captain']);
+    expect(result.output).toBe('captain says');
+  });
+
+  it('validates its config', () => {
+    const schema = heavySwarmDescriptor.configSchema!;
+    expect(schema.safeParse({ maxLoops: 2, timeoutMs: 1000 }).success).toBe(true);
+    expect(schema.safeParse({ roles: 'grok' }).success).toBe(false);
+  });
+
+  it('has a worst case equal to the calls of a run that takes the most expensive path', async () => {
+    const config = { maxLoops: 2, maxRepairs: 1 };
+    const maxTurns = 3;
+    let questionCalls = 0;
+    const rolePath = worstWorker(1, maxTurns);
+    const model = modelOf((request) => {
+      const purpose = request.metadata?.purpose;
+      if (purpose === 'questions') {
+        questionCalls += 1;
+        return forced(
+          request,
+          questionCalls % 2 === 0 ? { questions: { a: `qa${questionCalls}`, b: `qb${questionCalls}` } } : {},
+        );
+      }
+      if (purpose === 'agent') return rolePath(request);
+      return 'synthesis';
+    });
+    const agents = toolAgents(['captain', 'a', 'b'], model, maxTurns);
+    const worst = heavySwarmDescriptor.worstCase!(agents, config);
+
+    const result = await heavySwarmDescriptor.create(agents, config).run('task');
+
+    // 2 loops x (2 question calls + 2 roles x 3 turns + 1 synthesis)
+    expect(worst).toEqual({ maxCalls: 2 * (2 + 6 + 1) });
+    expect(model.calls).toHaveLength(worst.maxCalls!);
+    expect(result.llmCalls).toBe(worst.maxCalls);
+  });
+});

@@ -1,0 +1,33 @@
+import { Agent } from '@swarm/core';
+import { autoModel } from '@swarm/core/testing';
+import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { HierarchicalSwarm } from './hierarchical-swarm.js';
+import { forced } from './worst-case.fixture.js';
+
+describeTopologyConformance('HierarchicalSwarm', {
+  task: 'Write a short market brief on e-bikes.',
+  create: (model) =>
+    new HierarchicalSwarm({
+      director: model,
+      agents: [
+        new Agent({ name: 'researcher', instructions: 'Find facts.', model }),
+        new Agent({ name: 'writer', instructions: 'Write.', model }),
+      ],
+      maxLoops: 2,
+      directorFeedback: true,
+    }),
+  model: () =>
+    autoModel({
+      override: (request) =>
+        request.metadata?.purpose === 'director'
+          ? forced(request, {
+              plan: 'Research, then write.',
+              orders: [
+                { id: 'o1', agentName: 'researcher', task: 'Find facts.' },
+                { id: 'o2', agentName: 'writer', task: 'Write the brief.', dependsOn: ['o1'] },
+              ],
+              done: false,
+            })
+          : undefined,
+    }),
+});

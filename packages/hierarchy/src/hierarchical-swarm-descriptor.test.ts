@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { hierarchicalSwarmDescriptor } from './hierarchical-swarm-descriptor.js';
+import { forced, modelOf, toolAgents, worstWorker } from './worst-case.fixture.js';
+
+describe('hierarchicalSwarmDescriptor', () => {
+  it('builds a swarm directed by the first agent, with the others as workers', async () => {
+    const model = modelOf((request) =>
+      request.metadata?.purpose === 'director'
+        ? forced(request, { plan: 'p', orders: [{ id: 'o1', agentName: 'writer', task: 't' }], done: true })
+        : `${request.metadata?.agent} says hi`,
+    );
+    const [boss, writer] = toolAgents(['boss', 'writer'], model, 1);
+    const swarm = hierarchicalSwarmDescriptor.create([boss!, writer!], {});
+    const result = await swarm.run('task');
+    expect(swarm.type).toBe('HierarchicalSwarm');
+    expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['boss', 'writer', 'boss']);
+    expect(result.output).toBe('boss says hi');
+  });
+
+  it('validates its config', () => {
+    const schema = hierarchicalSwarmDescriptor.configSchema!;
+    expect(schema.safeParse({ maxLoops: 2, directorFeedback: true }).success).toBe(true);
+    expect(schema.safeParse({ maxLoops: 0 }).success).toBe(false);
+    expect(schema.safeParse({ maxLoop: 2 }).success).toBe(false);
+  });
+
+  it('has a worst case equal to the calls of a run that takes the most expensive path', async () => {
+    const config = { maxLoops: 2, maxOrders: 3, maxAgentRetries: 1, maxRepairs: 1, directorFeedback: true };
+    const maxTurns = 2;
+    let directorCalls = 0;
+    const workerPath = worstWorker(config.maxAgentRetries + 1, maxTurns);
+    const model = modelOf((request) => {
+      if (request.metadata?.purpose === 'director') {
+        directorCalls += 1;
+        const repaired = directorCalls % (config.maxRepairs + 1) === 0;
+        const orders = ['a', 'b', 'c'].map((id) => ({
+          id: `${id}${directorCalls}`,
+          agentName: repaired ? (id === 'a' ? 'w1' : 'w2') : 'nobody',
+          task: `task ${id} of call ${directorCalls}`,
+        }));
+        return forced(request, { plan: 'p', orders, done: false });
+      }
+      if (request.metadata?.purpose === 'agent') return workerPath(request);
+      return 'text';
+    });
+    const agents = toolAgents(['boss', 'w1', 'w2'], model, maxTurns);
+    const worst = hierarchicalSwarmDescriptor.worstCase!(agents, config);
+
+    const result = await hierarchicalSwarmDescriptor.create(agents, config).run('task');
+
+    // 2 loops x (2 director calls + 3 orders x 2 attempts x 2 turns) + 1 feedback + 1 final answer
+    expect(worst).toEqual({ maxCalls: 2 * (2 + 12) + 1 + 1 });
+    expect(model.calls).toHaveLength(worst.maxCalls!);
+    expect(result.llmCalls).toBe(worst.maxCalls);
+  });
+});
