@@ -20,6 +20,7 @@ export class CoordinatedRun {
   interruption: BudgetExceededError | undefined;
   readonly #roles: Record<RoleName, RunContext>;
   readonly #ids = new Set<string>();
+  #inFlight = 0;
 
   constructor(
     readonly task: string,
@@ -107,7 +108,12 @@ export class CoordinatedRun {
     throwIfAborted(this.ctx.signal);
     try {
       this.#keepTokensForSynthesis();
-      return await call(this.#roles[role]);
+      this.#inFlight += 1;
+      try {
+        return await call(this.#roles[role]);
+      } finally {
+        this.#inFlight -= 1;
+      }
     } catch (error) {
       if (SwarmError.isInstance(error) && error.code === 'ABORTED') throw error;
       if (budgetStop(error)) {
@@ -126,8 +132,9 @@ export class CoordinatedRun {
   }
 
   /**
-   * With a token budget, refuses an exploration call once the tokens left are fewer than the
-   * costliest role call so far (per call, on average), keeping them for the Synthesizer.
+   * With a token budget, refuses an exploration call unless the tokens left cover it, the calls
+   * already in flight and the synthesis, each counted as the costliest role call so far (per call,
+   * on average).
    */
   #keepTokensForSynthesis(): void {
     const left = tokensLeft(this.ctx);
@@ -136,7 +143,7 @@ export class CoordinatedRun {
       0,
       ...roleNames.map((r) => this.#roles[r].usage.totalTokens / Math.max(1, this.#roles[r].llmCalls)),
     );
-    if (left <= largest) {
+    if (left < largest * (this.#inFlight + 2)) {
       throw new BudgetExceededError(
         'budget:tokens',
         `Stopping exploration: the ${left} tokens left are kept for the synthesis.`,
