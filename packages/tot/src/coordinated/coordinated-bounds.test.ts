@@ -16,7 +16,6 @@ import { describe, expect, it } from 'vitest';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
   evaluatorModel,
-  eventsOf,
   plannerModel,
   promptOf,
   scriptedTeam,
