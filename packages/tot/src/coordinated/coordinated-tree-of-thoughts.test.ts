@@ -106,6 +106,43 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
   });
 });
 
+describe('CoordinatedTreeOfThoughts: concurrency', () => {
+  it('asks the planner for every active node at once, and attaches children in tree order', async () => {
+    const gate = new Gate();
+    const children: Record<string, string[]> = { '': ['A', 'B'], A: ['A1'], B: ['B1'] };
+    const planner = new ScriptedModel([], {
+      fallback: respond(async (request) => {
+        const thought = thoughtOf(request);
+        // The later node's planner call answers first.
+        if (thought === 'A') await gate.wait();
+        const name = (request.toolChoice as { name: string }).name;
+        return { toolCalls: [{ name, arguments: { thoughts: children[thought] ?? [] } }] };
+      }),
+    });
+    const team = scriptedTeam({});
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, planner },
+      maxDepth: 2,
+      initialThoughts: 2,
+    });
+
+    const running = tot.run(task);
+    await gate.until(1);
+    while (planner.calls.length < 3) await new Promise((r) => setImmediate(r));
+    expect(planner.calls.map((c) => thoughtOf(c))).toEqual(['', 'A', 'B']);
+    gate.open();
+    const result = await running;
+
+    expect([...result.root.walk()].map((n) => n.id)).toEqual([
+      'root',
+      'root-0',
+      'root-0-0',
+      'root-1',
+      'root-1-0',
+    ]);
+  });
+});
+
 describe('CoordinatedTreeOfThoughts: the validator', () => {
   it('keeps a node that fails validation out of the tree and says why in the trace', async () => {
     const team = scriptedTeam({ '': ['Plant trees', '', '   ', 'plant  TREES', 'Solar roofs'] });
