@@ -74,7 +74,8 @@ export interface CoordinatedTreeOfThoughtsOptions {
 export type RolePlayer =
   | {
       kind: 'agent';
-      agent: Agent /** Tools added to each of its runs (a user's researcher gets researchTools). */;
+      agent: Agent;
+      /** Tools added to each of its runs (a user's researcher Agent gets `researchTools`). */
       tools: Tool[];
     }
   | { kind: 'topology'; topology: Topology };
