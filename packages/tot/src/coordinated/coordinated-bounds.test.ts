@@ -10,9 +10,11 @@ import {
   type SwarmEvent,
   sumUsage,
   type TopologyResult,
+  tool,
 } from '@swarm/core';
-import { reply, ScriptedModel } from '@swarm/core/testing';
+import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
   evaluatorModel,
@@ -87,6 +89,29 @@ describe('CoordinatedTreeOfThoughts: bounds', () => {
     // 1 plan + 2 nodes x 2 evaluations = 5 calls: the two strategies are scored and synthesized.
     expect(result.synthesized.map((n) => n.id)).toEqual(['root-0', 'root-1']);
     expect(result.answer).toBe('answer from root-0, root-1');
+  });
+
+  it("keeps the synthesis call even from a researcher agent's tool loop", async () => {
+    const team = scriptedTeam(endless, { fallback: { score: 8 } });
+    const search = tool({
+      name: 'search',
+      description: 'Searches.',
+      parameters: z.object({ q: z.string() }),
+      execute: () => 'more to read',
+    });
+    // A researcher that never stops searching.
+    const researcher = new Agent({
+      name: 'digger',
+      model: new ScriptedModel([], { fallback: toolCall('search', { q: 'again' }) }),
+      tools: [search],
+    });
+    const tot = new CoordinatedTreeOfThoughts({ models: { ...team.models, researcher }, initialThoughts: 1 });
+
+    const result = await tot.run(task, { budget: { maxCalls: 5 } });
+
+    expect(result.roles.planner.llmCalls + result.roles.researcher.llmCalls).toBe(4);
+    expect(result.roles.synthesizer.llmCalls).toBe(1);
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls', llmCalls: 5 });
   });
 
   it('leaves a node the budget kept from evaluation generated, and answers from the rest', async () => {
@@ -233,6 +258,50 @@ describe('CoordinatedTreeOfThoughts: roles as Agents and Topologies', () => {
     expect(() => new CoordinatedTreeOfThoughts({ models: { ...team.models, critic } })).toThrow(
       /models\.critic is a Topology, but the critic must answer with structured output: give an Agent or a model/,
     );
+  });
+});
+
+describe('CoordinatedTreeOfThoughts: researcher options', () => {
+  const search = tool({
+    name: 'search',
+    description: 'Searches.',
+    parameters: z.object({ q: z.string() }),
+    execute: () => '',
+  });
+
+  it('refuses researchTools for a Topology researcher, and a tool the researcher Agent already has', () => {
+    const team = scriptedTeam({});
+    const topology = new WritingTeam(new ScriptedModel());
+    expect(
+      () =>
+        new CoordinatedTreeOfThoughts({
+          models: { ...team.models, researcher: topology },
+          researchTools: [search],
+        }),
+    ).toThrow(/a Topology researcher brings its own tools/);
+    const agent = new Agent({ name: 'digger', model: new ScriptedModel(), tools: [search] });
+    expect(
+      () =>
+        new CoordinatedTreeOfThoughts({
+          models: { ...team.models, researcher: agent },
+          researchTools: [search],
+        }),
+    ).toThrow(/researchTools has "search", which the researcher Agent "digger" already has/);
+  });
+
+  it('skips a researcher Agent without tools', async () => {
+    const team = scriptedTeam({ '': ['A'] });
+    const model = new ScriptedModel();
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, researcher: new Agent({ name: 'idle', model }) },
+      maxDepth: 1,
+      initialThoughts: 1,
+    });
+
+    const result = await tot.run(task);
+
+    expect(result.researched).toBe(false);
+    expect(model.calls).toHaveLength(0);
   });
 });
 

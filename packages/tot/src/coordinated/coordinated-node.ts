@@ -75,6 +75,7 @@ export class CoordinatedThoughtNode {
     this.status = fields.status;
   }
 
+  /** The parent's id; `null` for the root. */
   get parentId(): string | null {
     return this.parent?.id ?? null;
   }
