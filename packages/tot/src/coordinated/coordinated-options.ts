@@ -1,0 +1,260 @@
+import {
+  Agent,
+  ConfigError,
+  isMember,
+  isTopology,
+  type Member,
+  type ModelLike,
+  resolveModel,
+  type Tool,
+  type Topology,
+} from '@swarm/core';
+import { roleSystemPrompts } from './coordinated-prompts.js';
+
+/** The specialists of the seed's team, in the order results list them. */
+export type RoleName = 'planner' | 'researcher' | 'analyzer' | 'critic' | 'synthesizer';
+
+/** Every role, in the order results and traces list them. */
+export const roleNames = ['planner', 'researcher', 'analyzer', 'critic', 'synthesizer'] as const;
+
+/** A role that must answer with validated structured output: an Agent (its model and instructions) or a model. */
+export type StructuredRole = Agent | ModelLike;
+
+/** A role that answers in free text: an Agent, a whole Topology (run nested), or a model. */
+export type FreeTextRole = Member | ModelLike;
+
+/**
+ * Who plays each role. A role left out uses the default model (`model`, else `coordinator`). The
+ * Planner, Analyzer and Critic answer through `generateObject`, so they must be an Agent or a model.
+ */
+export interface CoordinatedModels {
+  planner?: StructuredRole;
+  /** Runs with `researchTools` (and an Agent's own tools); with no tool at all it is skipped. */
+  researcher?: FreeTextRole;
+  analyzer?: StructuredRole;
+  critic?: StructuredRole;
+  synthesizer?: FreeTextRole;
+  /**
+   * The seed's `COORDINATOR_MODEL_CONFIG`. The coordinator itself is code and makes no model call,
+   * so this model is the default of every role not given (the same as `model`).
+   */
+  coordinator?: ModelLike;
+}
+
+/** Options of `CoordinatedTreeOfThoughts` (DESIGN 5.2). */
+export interface CoordinatedTreeOfThoughtsOptions {
+  /** Default `'Coordinated-Tree-of-Thoughts'`. */
+  name?: string;
+  description?: string;
+  /** Who plays each role. */
+  models?: CoordinatedModels;
+  /** The default model of every role not set in `models`. */
+  model?: ModelLike;
+  /** Tools for the Researcher (a web search tool, say). Without any, research is skipped. */
+  researchTools?: Tool[];
+  /** Deepest level of thoughts; a path still active at this depth ends the loop (default 5). */
+  maxDepth?: number;
+  /** Most nodes kept active per level, the best scores first (default: every node not terminated). */
+  beamWidth?: number;
+  /** Nodes scoring at least this are synthesized (default 7.0, on the 0 to 10 scale). */
+  scoreThreshold?: number;
+  /** How many of the best nodes are synthesized when none reaches the threshold (default 3). */
+  topN?: number;
+  /** Distinct strategies the Planner proposes for the problem (default 3). */
+  initialThoughts?: number;
+  /** Model calls started per minute across every role, through a core `Limiter` (default: no limit). */
+  requestsPerMinute?: number;
+  /** Nodes generated from or evaluated at once (default 8). */
+  maxWorkers?: number;
+  /** Repair turns of each structured call (Planner, Analyzer, Critic) on invalid output (default 1). */
+  maxRepairs?: number;
+}
+
+/** How a role is played at run time: an Agent (built from a model when a model was given) or a Topology. */
+export type RolePlayer =
+  | {
+      kind: 'agent';
+      agent: Agent;
+      /** Tools added to each of its runs (a user's researcher Agent gets `researchTools`). */
+      tools: Tool[];
+    }
+  | { kind: 'topology'; topology: Topology };
+
+/** Calls the built-in researcher may make per node: up to three rounds of tool calls, then its findings. */
+export const RESEARCHER_MAX_TURNS = 4;
+
+/** Options with defaults applied, validated, and every role resolved. */
+export interface ResolvedCoordinatedOptions {
+  name: string;
+  description: string;
+  planner: Agent;
+  /** `undefined` when research is skipped (no tool to research with). */
+  researcher: RolePlayer | undefined;
+  analyzer: Agent;
+  critic: Agent;
+  synthesizer: RolePlayer;
+  researchTools: Tool[];
+  maxDepth: number;
+  beamWidth: number | undefined;
+  scoreThreshold: number;
+  topN: number;
+  initialThoughts: number;
+  requestsPerMinute: number | undefined;
+  maxWorkers: number;
+  maxRepairs: number;
+}
+
+const owner = 'CoordinatedTreeOfThoughts';
+
+/** Applies the defaults and throws a `ConfigError` naming the first invalid option. */
+export function resolveCoordinatedOptions(
+  options: CoordinatedTreeOfThoughtsOptions,
+): ResolvedCoordinatedOptions {
+  if (typeof options !== 'object' || options === null) fail('options must be an object');
+  const models = options.models ?? {};
+  if (typeof models !== 'object' || models === null) fail('models must be an object of roles');
+  const known = new Set<string>([...roleNames, 'coordinator']);
+  for (const key of Object.keys(models)) {
+    if (!known.has(key)) fail(`models.${key} is not a role; the roles are ${[...known].join(', ')}`);
+  }
+  if (options.model !== undefined && models.coordinator !== undefined) {
+    fail('give the default model once: as model or as models.coordinator, not both');
+  }
+  const fallback = options.model ?? models.coordinator;
+  if (fallback !== undefined)
+    checkModel(options.model !== undefined ? 'model' : 'models.coordinator', fallback);
+
+  const researchTools = options.researchTools ?? [];
+  if (!Array.isArray(researchTools)) fail('researchTools must be an array of tools');
+  researchTools.forEach((t, i) => {
+    if (typeof t?.name !== 'string' || typeof t.execute !== 'function') {
+      fail(`researchTools[${i}] is not a tool (make one with tool() from @swarm/core)`);
+    }
+  });
+
+  const resolved: ResolvedCoordinatedOptions = {
+    name: options.name ?? 'Coordinated-Tree-of-Thoughts',
+    description:
+      options.description ??
+      'A coordinator runs a Tree of Thoughts with a Planner, a Researcher, an Analyzer, a Critic and a Synthesizer.',
+    planner: structuredRole('planner', models.planner, fallback),
+    researcher: researcherRole(models.researcher, fallback, researchTools),
+    analyzer: structuredRole('analyzer', models.analyzer, fallback),
+    critic: structuredRole('critic', models.critic, fallback),
+    synthesizer: freeTextRole('synthesizer', models.synthesizer, fallback),
+    researchTools: [...researchTools],
+    maxDepth: options.maxDepth ?? 5,
+    beamWidth: options.beamWidth,
+    scoreThreshold: options.scoreThreshold ?? 7,
+    topN: options.topN ?? 3,
+    initialThoughts: options.initialThoughts ?? 3,
+    requestsPerMinute: options.requestsPerMinute,
+    maxWorkers: options.maxWorkers ?? 8,
+    maxRepairs: options.maxRepairs ?? 1,
+  };
+  const r = resolved;
+  if (typeof r.name !== 'string' || r.name.trim() === '') fail('name must be a non-empty string');
+  atLeastOne('maxDepth', r.maxDepth);
+  if (r.beamWidth !== undefined) atLeastOne('beamWidth', r.beamWidth);
+  atLeastOne('topN', r.topN);
+  atLeastOne('initialThoughts', r.initialThoughts);
+  atLeastOne('maxWorkers', r.maxWorkers);
+  if (r.requestsPerMinute !== undefined) atLeastOne('requestsPerMinute', r.requestsPerMinute);
+  if (typeof r.scoreThreshold !== 'number' || !(r.scoreThreshold >= 0 && r.scoreThreshold <= 10)) {
+    fail(`scoreThreshold must be a number from 0 to 10 (got ${String(r.scoreThreshold)})`);
+  }
+  if (!(Number.isInteger(r.maxRepairs) && r.maxRepairs >= 0)) {
+    fail(`maxRepairs must be an integer >= 0 (got ${String(r.maxRepairs)})`);
+  }
+  return resolved;
+}
+
+// The Planner, Analyzer and Critic answer with validated objects: a Topology cannot, so it is refused.
+function structuredRole(role: RoleName, given: unknown, fallback: ModelLike | undefined): Agent {
+  if (isTopology(given)) {
+    fail(
+      `models.${role} is a Topology, but the ${role} must answer with structured output: give an Agent or a model`,
+    );
+  }
+  if (isMember(given)) return given as Agent;
+  const model = modelFor(role, given, fallback);
+  return new Agent({ name: role, model, instructions: roleSystemPrompts[role] });
+}
+
+function freeTextRole(role: RoleName, given: unknown, fallback: ModelLike | undefined): RolePlayer {
+  if (isTopology(given)) return { kind: 'topology', topology: given };
+  if (isMember(given)) return { kind: 'agent', agent: given as Agent, tools: [] };
+  const model = modelFor(role, given, fallback);
+  // One call, exactly: the built-in synthesizer has no tools, so it never needs a second turn.
+  return {
+    kind: 'agent',
+    agent: new Agent({ name: role, model, instructions: roleSystemPrompts[role], maxTurns: 1 }),
+    tools: [],
+  };
+}
+
+function researcherRole(
+  given: unknown,
+  fallback: ModelLike | undefined,
+  tools: Tool[],
+): RolePlayer | undefined {
+  if (isTopology(given)) {
+    if (tools.length > 0) {
+      fail('researchTools go to a researcher Agent or model; a Topology researcher brings its own tools');
+    }
+    return { kind: 'topology', topology: given };
+  }
+  if (isMember(given)) {
+    const agent = given as Agent;
+    const own = new Set(agent.tools.map((t) => t.name));
+    const twice = tools.find((t) => own.has(t.name));
+    if (twice)
+      fail(`researchTools has "${twice.name}", which the researcher Agent "${agent.name}" already has`);
+    return agent.tools.length + tools.length > 0 ? { kind: 'agent', agent, tools } : undefined;
+  }
+  if (tools.length === 0) {
+    if (given !== undefined) checkModel('models.researcher', given);
+    return undefined;
+  }
+  const model = modelFor('researcher', given, fallback);
+  return {
+    kind: 'agent',
+    agent: new Agent({
+      name: 'researcher',
+      model,
+      instructions: roleSystemPrompts.researcher,
+      tools,
+      maxTurns: RESEARCHER_MAX_TURNS,
+    }),
+    tools: [],
+  };
+}
+
+function modelFor(role: RoleName, given: unknown, fallback: ModelLike | undefined): ModelLike {
+  if (given !== undefined) {
+    checkModel(`models.${role}`, given);
+    return given as ModelLike;
+  }
+  if (fallback === undefined) {
+    fail(`no model for the ${role}: give models.${role}, or a default model (model or models.coordinator)`);
+  }
+  return fallback;
+}
+
+function checkModel(option: string, value: unknown): void {
+  try {
+    resolveModel(value as ModelLike);
+  } catch (error) {
+    fail(`${option}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function fail(message: string): never {
+  throw new ConfigError(`${owner}: ${message}.`);
+}
+
+function atLeastOne(option: string, value: unknown): void {
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
+    fail(`${option} must be an integer >= 1 (got ${String(value)})`);
+  }
+}
