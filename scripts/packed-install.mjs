@@ -9,7 +9,16 @@
 //
 // Usage: node scripts/packed-install.mjs [--keep]   (--keep leaves the temp directory for a look)
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkMetadata, publicPackages, root, ZOD_PEER_RANGE } from './package-metadata.mjs';
@@ -105,6 +114,28 @@ const CHECK_REQUIRE = `for (const name of require('./entries.json')) {
 console.log('require(esm) ok');
 `;
 
+/**
+ * Places in a package's .d.ts files that only type-check with @types/node installed: the NodeJS
+ * namespace, `node:` imports and `reference types="node"`. Allowed only when the package itself
+ * depends on @types/node (then its users get it). The consumer type-check below would fail on them
+ * too; this names the file and line.
+ */
+function nodeTypeLeaks(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  if (manifest.dependencies?.['@types/node'] || manifest.peerDependencies?.['@types/node']) return [];
+  const pattern = /\bNodeJS\.|from\s+['"]node:|import\(['"]node:|reference\s+types=["']node["']/;
+  const leaks = [];
+  for (const file of readdirSync(dir, { recursive: true })) {
+    if (!String(file).endsWith('.d.ts')) continue;
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (pattern.test(line)) leaks.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+  }
+  return leaks;
+}
+
 const work = mkdtempSync(join(tmpdir(), 'swarm-packed-'));
 try {
   step('package metadata');
@@ -137,6 +168,12 @@ try {
     if (specs.some((s) => /^(workspace|catalog):/.test(s)))
       throw new Error(`${name}: the tarball kept a workspace/catalog specifier`);
     if (packed.dependencies?.zod) throw new Error(`${name}: zod is a plain dependency of the tarball`);
+    const leaks = nodeTypeLeaks(join(unpacked, 'package'));
+    if (leaks.length > 0) {
+      throw new Error(
+        `${name}: public types need @types/node, which it does not depend on:\n  ${leaks.join('\n  ')}`,
+      );
+    }
   }
 
   step('publint + attw');
@@ -249,7 +286,20 @@ try {
   if (versions.size !== 1)
     throw new Error(`changeset version left several versions: ${[...versions].join(', ')}`);
   // pnpm resolves workspace:* from installed workspace links, so the copy is installed (offline store).
-  run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--ignore-scripts'], { cwd: copy });
+  run(
+    'pnpm',
+    [
+      'install',
+      '--frozen-lockfile',
+      '--prefer-offline',
+      '--ignore-scripts',
+      '--prod',
+      '--filter=./packages/*',
+    ],
+    {
+      cwd: copy,
+    },
+  );
   const published = run('pnpm', ['-r', '--filter=./packages/*', 'publish', '--dry-run', '--no-git-checks'], {
     cwd: copy,
   });
