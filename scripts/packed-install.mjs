@@ -28,22 +28,17 @@ const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const started = Date.now();
 
-/** Runs a command; on failure prints what it said and stops the whole check. */
-function run(cmd, args, { cwd = root, quiet = true, env } = {}) {
-  const result = spawnSync(cmd, args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: quiet ? 'pipe' : 'inherit',
-    env: { ...process.env, ...env },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+/** Runs a command quietly; on failure prints what it said and stops the whole check. */
+function run(cmd, args, { cwd = root } = {}) {
+  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (result.status !== 0) {
-    if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
     throw new Error(`${[cmd, ...args].join(' ')} (in ${cwd}) exited with ${result.status ?? result.signal}`);
   }
-  return result.stdout ?? '';
+  return result.stdout;
 }
 
+/** Logs the start of a step with the time since the check began. */
 function step(title) {
   console.log(`[packed] ${title} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 }
@@ -165,8 +160,9 @@ try {
     const specs = Object.values({ ...packed.dependencies, ...packed.peerDependencies });
     const missing = ['LICENSE', 'README.md'].filter((f) => !existsSync(join(unpacked, 'package', f)));
     if (missing.length > 0) throw new Error(`${name}: the tarball lacks ${missing.join(', ')}`);
-    if (specs.some((s) => /^(workspace|catalog):/.test(s)))
+    if (specs.some((s) => /^(workspace|catalog):/.test(s))) {
       throw new Error(`${name}: the tarball kept a workspace/catalog specifier`);
+    }
     if (packed.dependencies?.zod) throw new Error(`${name}: zod is a plain dependency of the tarball`);
     const leaks = nodeTypeLeaks(join(unpacked, 'package'));
     if (leaks.length > 0) {
