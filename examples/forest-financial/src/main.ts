@@ -1,7 +1,7 @@
 // The seed's full example: six financial agents in two trees, one task, then three in a batch.
 // With a model configured (SWARM_MODEL, OPENAI_API_KEY or ANTHROPIC_API_KEY) the agents answer;
 // without one, the forest still routes (routing needs no model and no key) and prints why.
-import { configuredModel, configureModelHint } from '@swarm/core';
+import { configuredModel, configureModelHint, errorMessage } from '@swarm/core';
 import { ForestSwarm, Tree, TreeAgent } from '@swarm/forest';
 
 const model = configuredModel();
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       if (settled.status === 'fulfilled') {
         console.log(`Task ${i + 1} (${settled.value.decision.agent}):\n${settled.value.output}\n`);
       } else {
-        console.log(`Task ${i + 1} failed: ${String(settled.reason)}\n`);
+        console.log(`Task ${i + 1} failed: ${errorMessage(settled.reason)}\n`);
       }
     });
   } else {
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const decisions = await forest.routeAll([task, ...tasks]);
     for (const settled of decisions) {
       if (settled.status === 'rejected') {
-        console.log(`- no route: ${String(settled.reason)}`);
+        console.log(`- no route: ${errorMessage(settled.reason)}`);
         continue;
       }
       const d = settled.value;
@@ -99,6 +99,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(`error: ${errorMessage(error)}`);
   process.exitCode = 1;
 });

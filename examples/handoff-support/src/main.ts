@@ -80,6 +80,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(`error: ${errorMessage(error)}`);
   process.exitCode = 1;
 });

@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// The publishing metadata every public package under packages/* must carry, checked (default) or
+// filled in (`--fix`). Packages are discovered, never listed, so a new package is held to the same
+// rules the day it lands: `node scripts/package-metadata.mjs --fix && pnpm install` brings it in line.
+//
+// Rules: a LICENSE identical to the root one (npm and pnpm pack only a package's own files);
+// `repository` with `directory`, `homepage` and `bugs`; top-level `main` and `types` matching
+// `exports["."]` for tools that ignore `exports`; `publishConfig.access: public` (scoped packages);
+// zod as a peer dependency (never a plain one) wherever zod types can cross the API: the package
+// imports zod, or it depends on a workspace package that has zod as a peer.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Placeholder home of the repository until it has a public one; change it here only. */
+export const REPOSITORY = 'https://github.com/swarm-ts/swarm';
+/** The zod versions the packages support: the lowest is installed by the packed-install test. */
+export const ZOD_PEER_RANGE = '^4.0.0';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every package directory under packages/ that is published (not `private`), in name order. */
+export function publicPackages() {
+  const dir = join(root, 'packages');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'package.json')))
+    .map((d) => {
+      const path = join(dir, d.name);
+      const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
+      return { dir: path, rel: relative(root, path).split('\\').join('/'), manifest };
+    })
+    .filter((p) => p.manifest.private !== true)
+    .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name));
+}
+
+function importsZod(dir) {
+  const walk = (d) =>
+    readdirSync(d, { withFileTypes: true }).some((e) => {
+      const p = join(d, e.name);
+      if (e.isDirectory()) return walk(p);
+      return (
+        /\.tsx?$/.test(e.name) &&
+        !/\.test\.tsx?$/.test(e.name) &&
+        /from ['"]zod['"]/.test(readFileSync(p, 'utf8'))
+      );
+    });
+  return existsSync(join(dir, 'src')) && walk(join(dir, 'src'));
+}
+
+/** Whether zod must be a peer of `pkg`: it imports zod, or a workspace dependency peers zod (transitively). */
+function needsZodPeer(pkg, byName, seen = new Set()) {
+  if (seen.has(pkg.manifest.name)) return false;
+  seen.add(pkg.manifest.name);
+  if (importsZod(pkg.dir) || pkg.manifest.dependencies?.zod) return true;
+  return Object.keys(pkg.manifest.dependencies ?? {}).some((dep) => {
+    const other = byName.get(dep);
+    return other !== undefined && needsZodPeer(other, byName, seen);
+  });
+}
+
+/** The fields `pkg` must have, with the values they must have. */
+function expected(pkg, byName) {
+  const main = pkg.manifest.exports?.['.'];
+  const want = {
+    repository: { type: 'git', url: `git+${REPOSITORY}.git`, directory: pkg.rel },
+    homepage: `${REPOSITORY}/tree/main/${pkg.rel}#readme`,
+    bugs: { url: `${REPOSITORY}/issues` },
+    main: main?.default,
+    types: main?.types,
+    publishConfig: { access: 'public' },
+  };
+  return { want, zodPeer: needsZodPeer(pkg, byName) };
+}
+
+/** Puts `key` right after `after` (or at the end) in a copy of `obj`, keeping every other key's place. */
+function insertAfter(obj, after, key, value) {
+  if (key in obj) return { ...obj, [key]: value };
+  const out = {};
+  let placed = false;
+  for (const [k, v] of Object.entries(obj)) {
+    out[k] = v;
+    if (k === after) {
+      out[key] = value;
+      placed = true;
+    }
+  }
+  if (!placed) out[key] = value;
+  return out;
+}
+
+const ANCHORS = {
+  repository: 'license',
+  homepage: 'repository',
+  bugs: 'homepage',
+  main: 'engines',
+  types: 'main',
+  publishConfig: 'files',
+};
+
+/** Problems with every public package, as lines naming the package and the field; fixes them when `fix`. */
+export function checkMetadata({ fix = false } = {}) {
+  const packages = publicPackages();
+  const byName = new Map(packages.map((p) => [p.manifest.name, p]));
+  const rootLicense = readFileSync(join(root, 'LICENSE'), 'utf8');
+  const problems = [];
+  for (const pkg of packages) {
+    const name = pkg.manifest.name;
+    const { want, zodPeer } = expected(pkg, byName);
+    let m = pkg.manifest;
+    for (const [key, value] of Object.entries(want)) {
+      if (value === undefined) {
+        problems.push(`${name}: exports["."] needs "types" and "default" (main/types are taken from it)`);
+        continue;
+      }
+      if (JSON.stringify(m[key]) !== JSON.stringify(value)) {
+        problems.push(`${name}: "${key}" should be ${JSON.stringify(value)}`);
+        m = insertAfter(m, ANCHORS[key], key, value);
+      }
+    }
+    if (zodPeer) {
+      if (m.dependencies?.zod) {
+        problems.push(`${name}: zod must be a peer dependency, not a dependency`);
+        const { zod: _zod, ...rest } = m.dependencies;
+        m = { ...m, dependencies: rest };
+      }
+      if (m.peerDependencies?.zod !== ZOD_PEER_RANGE) {
+        problems.push(`${name}: peerDependencies.zod should be "${ZOD_PEER_RANGE}"`);
+        m = insertAfter(m, 'dependencies', 'peerDependencies', {
+          ...m.peerDependencies,
+          zod: ZOD_PEER_RANGE,
+        });
+      }
+      if (!m.devDependencies?.zod) {
+        problems.push(`${name}: devDependencies.zod should be "catalog:" (to build and test)`);
+        m = {
+          ...m,
+          devDependencies: Object.fromEntries(
+            Object.entries({ ...m.devDependencies, zod: 'catalog:' }).sort(),
+          ),
+        };
+      }
+    }
+    const license = join(pkg.dir, 'LICENSE');
+    if (!existsSync(license) || readFileSync(license, 'utf8') !== rootLicense) {
+      problems.push(`${name}: ${pkg.rel}/LICENSE should be a copy of the root LICENSE`);
+      if (fix) writeFileSync(license, rootLicense);
+    }
+    if (m.license !== 'MIT') problems.push(`${name}: "license" should be "MIT" (the root LICENSE)`);
+    if (fix && m !== pkg.manifest)
+      writeFileSync(join(pkg.dir, 'package.json'), `${JSON.stringify(m, null, 2)}\n`);
+  }
+  return problems;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const fix = process.argv.includes('--fix');
+  const problems = checkMetadata({ fix });
+  if (problems.length === 0) {
+    console.log(`package metadata: ${publicPackages().length} packages ok`);
+  } else if (fix) {
+    console.log(
+      `package metadata: fixed\n  ${problems.join('\n  ')}\nRun pnpm install to update the lockfile.`,
+    );
+  } else {
+    console.error(
+      `package metadata:\n  ${problems.join('\n  ')}\nFix with: node scripts/package-metadata.mjs --fix && pnpm install`,
+    );
+    process.exitCode = 1;
+  }
+}
