@@ -234,9 +234,14 @@ and one trace). A budget stop answers with the last answer so far and marks the 
 
 \`run.start\`, \`${camel}.turn\` per turn, \`run.end\` (or \`run.error\`), plus core's model and agent events.
 
-## Module format
+## Install
 
-ESM only, Node 20.19 or newer.
+\`\`\`sh
+npm install ${pkg} zod
+\`\`\`
+
+ESM only (\`"type": "module"\`), for Node 20.19 or newer; CommonJS code can \`require('${pkg}')\` on
+Node 20.19+ through require(esm). zod is a peer dependency (\`^4.0.0\`).
 `,
 };
 
@@ -250,6 +255,9 @@ writeFileSync(
   `---\n'${pkg}': minor\n---\n\nNew package: ${pascal}.\n`,
 );
 console.log(`Created packages/${name} (${pkg}) and .changeset/${name}-initial.md.`);
+
+// The metadata every published package carries (license, repository, zod as a peer), as CI checks it.
+execFileSync(process.execPath, [join(root, 'scripts', 'package-metadata.mjs'), '--fix'], { cwd: root, stdio: 'inherit' });
 
 if (!flags.includes('--no-install')) {
   execFileSync('pnpm', ['install', '--no-frozen-lockfile'], { cwd: root, stdio: 'inherit' });
