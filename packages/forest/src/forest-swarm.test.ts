@@ -6,6 +6,7 @@ import { fail, Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import type { Embedder } from '@swarm/embeddings';
 import { describe, expect, it } from 'vitest';
 import { ForestSwarm } from './forest-swarm.js';
+import { referenceTexts } from './reference-texts.js';
 import { countingEmbedder, routingTrees } from './test-helpers.js';
 import { Tree } from './tree.js';
 import { TreeAgent } from './tree-agent.js';
@@ -22,9 +23,21 @@ describe('ForestSwarm.route', () => {
     const decision = await financialForest().route(
       'Our company is incorporated in Delaware, how do we do our corporate taxes?',
     );
-    expect(decision).toMatchObject({ tree: 'Financial Services', agent: 'Tax Expert', strategy: 'best' });
-    expect(decision.similarity).toBeGreaterThan(0);
-    expect(decision.score).toBeCloseTo(decision.similarity + 0.1 * decision.keywordMatches.length, 3);
+    expect(decision).toMatchObject({
+      tree: 'Financial Services',
+      agent: 'Tax Expert',
+      strategy: 'best',
+      rule: 'keyword+similarity',
+      calibration: 'reference',
+    });
+    expect(decision.keywordMatches).toEqual(expect.arrayContaining(['tax', 'corporate']));
+    expect(decision.similarity).toBeGreaterThan(decision.threshold);
+    // With an explicit threshold the similarity is not rebased: score = similarity + 0.3 x keywordScore.
+    const explicit = await financialForest({ threshold: 0.07 }).route(
+      'Our company is incorporated in Delaware, how do we do our corporate taxes?',
+    );
+    expect(explicit).toMatchObject({ agent: 'Tax Expert', threshold: 0.07, calibration: 'explicit' });
+    expect(explicit.score).toBeCloseTo(explicit.similarity + 0.3 * explicit.keywordScore, 3);
     expect(decision.runnerUp).toBeDefined();
     expect(decision.runnerUp!.agent).not.toBe('Tax Expert');
     expect(decision.runnerUp!.score).toBeLessThanOrEqual(decision.score);
@@ -36,11 +49,12 @@ describe('ForestSwarm.route', () => {
     const task = 'Book a taxi and fix the syntax of my React component';
     const best = await financialForest().route(task);
     expect(best.agent).toBe('Frontend Developer');
-    expect(best.runnerUp).toMatchObject({ agent: 'Tax Expert', keywordMatches: [] });
+    const taxExpert = routingTrees(answering)[0]!.agents[0]!;
+    expect(taxExpert.keywordMatches(task)).toEqual([]);
     const first = await financialForest({ routing: 'first' }).route(task);
-    expect(first).toMatchObject({ agent: 'Frontend Developer', keywordMatches: [] });
+    expect(first).toMatchObject({ agent: 'Frontend Developer', keywordMatches: ['react', 'components'] });
     const taxOnly = await financialForest({ routing: 'first' }).route('Is a tax refund taxable?');
-    expect(taxOnly).toMatchObject({ agent: 'Tax Expert', keywordMatches: ['tax'] });
+    expect(taxOnly).toMatchObject({ agent: 'Tax Expert', keywordMatches: ['tax', 'refunds'] });
   });
 
   it("with routing 'first' takes the first relevant agent in tree order, not the best one", async () => {
@@ -338,10 +352,11 @@ describe('ForestSwarm.batchedRun', () => {
     const forest = financialForest({ embedder });
     const tasks = ['Is a high protein diet good for me?', 'Which firewall rules should block traffic?'];
     await forest.batchedRun(tasks);
-    expect(calls.map((c) => c.length)).toEqual([9, 2]);
+    // The first call holds the 9 agent prompts and the reference texts that calibrate the thresholds.
+    expect(calls.map((c) => c.length)).toEqual([9 + referenceTexts.length, 2]);
     await forest.batchedRun([...tasks, 'How do I get over jet lag?']);
     // Agent prompts and known tasks come from the cache: only the new task is embedded.
-    expect(calls.map((c) => c.length)).toEqual([9, 2, 1]);
+    expect(calls.map((c) => c.length)).toEqual([9 + referenceTexts.length, 2, 1]);
   });
 
   it('runs at most maxWorkers tasks at once', async () => {

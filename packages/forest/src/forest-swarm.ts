@@ -357,7 +357,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         : '';
       this.#logger(
         `[forest] ${preview(decision.task, 60)} -> ${decision.tree ?? '(no tree)'} / ${decision.agent} ` +
-          `(${decision.strategy}, ${decision.rule}, score ${decision.score}, keywords [${decision.keywordMatches.join(', ')}]${runnerUp})`,
+          `(${decision.strategy}, score ${decision.score}, ${decision.rule}, keywords [${decision.keywordMatches.join(', ')}]${runnerUp})`,
       );
     }
     return decision;

@@ -37,6 +37,7 @@ const derivations: readonly string[] = [
   'ic',
   'ive',
   'ize',
+  'iz',
   'ise',
   'ful',
   'ous',
