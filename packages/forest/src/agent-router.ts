@@ -188,7 +188,9 @@ export class AgentRouter {
     // With calibrated thresholds, the reference texts stand for "none of the agents": a task as close
     // to one of them as to an agent is not that agent's by similarity.
     let nearestReference = Number.NEGATIVE_INFINITY;
-    if (auto) for (const s of calibration!.references.scores(vector)) nearestReference = Math.max(nearestReference, s);
+    if (auto)
+      for (const s of calibration!.references.scores(vector))
+        nearestReference = Math.max(nearestReference, s);
     // Similarity above the agent's baseline, as a share of what is left up to 1, so that one
     // keyword weight means the same with an embedder whose unrelated texts score 0 or 0.8.
     const scores = Float32Array.from(similarities, (s, i) => {

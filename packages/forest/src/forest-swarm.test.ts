@@ -125,6 +125,65 @@ describe('ForestSwarm.route', () => {
     expect(result.logs.tree).toBeUndefined();
   });
 
+  it('rejects an empty or blank task with a ConfigError, with or without a fallback, calling no model', async () => {
+    const concierge = new ScriptedModel([], { fallback: respond(() => 'Concierge answers') });
+    const fallback = new TreeAgent({
+      name: 'Concierge',
+      systemPrompt: 'I help with anything else.',
+      model: concierge,
+    });
+    for (const forest of [financialForest(), financialForest({ fallback })]) {
+      for (const task of ['', '   ', '\n\t']) {
+        await expect(forest.route(task)).rejects.toBeInstanceOf(ConfigError);
+        await expect(forest.run(task)).rejects.toThrow(/a task must be a non-empty string/);
+      }
+      const settled = await forest.batchedRun(['  ', 'How much life insurance coverage do I need?']);
+      expect(settled[0]).toMatchObject({ status: 'rejected', reason: expect.any(ConfigError) });
+      expect(settled[1]).toMatchObject({
+        status: 'fulfilled',
+        value: { output: 'Insurance Advisor answers' },
+      });
+    }
+    expect(concierge.calls).toHaveLength(0);
+  });
+
+  it('records which rule made the agent relevant: keyword, similarity, both, or fallback', async () => {
+    const tagged = new TreeAgent({
+      name: 'Tagged',
+      systemPrompt: 'Corporate income tax returns and payroll deductions.',
+      keywords: ['invoice'],
+      model: answering('Tagged'),
+    });
+    const forest = new ForestSwarm({ trees: [new Tree({ name: 'T', agents: [tagged] })], fallback: tagged });
+    await expect(forest.route('Send this invoice')).resolves.toMatchObject({ rule: 'keyword' });
+    await expect(forest.route('corporate income tax returns payroll deductions')).resolves.toMatchObject({
+      rule: 'similarity',
+    });
+    await expect(forest.route('corporate income tax returns for this invoice')).resolves.toMatchObject({
+      rule: 'keyword+similarity',
+    });
+    await expect(forest.route('What is the capital of Australia?')).resolves.toMatchObject({
+      rule: 'fallback',
+      strategy: 'fallback',
+    });
+  });
+
+  it('accepts an explicit threshold for every agent and then embeds no reference texts', async () => {
+    const { embedder, calls } = countingEmbedder();
+    const forest = financialForest({ embedder, threshold: 0.5 });
+    const decision = await forest.route('Can I deduct my home office on my taxes?');
+    expect(decision).toMatchObject({
+      agent: 'Tax Expert',
+      rule: 'keyword',
+      threshold: 0.5,
+      calibration: 'explicit',
+    });
+    expect(calls[0]).toHaveLength(9);
+    expect(() => financialForest({ threshold: 'high' as 'auto' })).toThrow(
+      /threshold must be a number from -1 to 1, or 'auto'/,
+    );
+  });
+
   it('finds the relevant tree, or undefined when no agent is relevant', async () => {
     const forest = financialForest();
     expect((await forest.findRelevantTree('My React component re-renders too often'))?.name).toBe(

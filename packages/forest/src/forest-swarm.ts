@@ -11,8 +11,8 @@ import {
   type TopologyResult,
 } from '@swarm/core';
 import { cachedEmbedder, type Embedder, embedder as resolveEmbedder } from '@swarm/embeddings';
-import { forestLocalEmbedder } from './default-embedder.js';
 import { AgentRouter, type RouterOutcome, type RouterSettings } from './agent-router.js';
+import { forestLocalEmbedder } from './default-embedder.js';
 import type { AgentLogInput, AgentLogOutput, ForestLogger, TreeLog } from './logs.js';
 import { consoleLogger, preview } from './logs.js';
 import type { RouteDecision, RoutingStrategy } from './route-decision.js';

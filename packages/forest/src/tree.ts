@@ -1,7 +1,7 @@
 import { ConfigError } from '@swarm/core';
 import { cachedEmbedder, cosineSimilarity, type Embedder } from '@swarm/embeddings';
-import { forestLocalEmbedder } from './default-embedder.js';
 import { AgentRouter } from './agent-router.js';
+import { forestLocalEmbedder } from './default-embedder.js';
 import { consoleLogger, type ForestLogger, newLogId, preview, type TreeLog } from './logs.js';
 import type { RoutingStrategy } from './route-decision.js';
 import { checkThreshold, DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
