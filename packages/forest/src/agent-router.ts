@@ -179,31 +179,30 @@ export class AgentRouter {
   }
 
   #decide(task: string, vector: Float32Array, prepared: Prepared, settings: RouterSettings): RouterOutcome {
-    const { index, terms, calibration } = prepared;
+    const { index, terms } = prepared;
+    const calibration = settings.threshold === 'auto' ? prepared.calibration : undefined;
     const similarities = index.scores(vector);
     const matches = terms.match(task);
-    const auto = settings.threshold === 'auto';
-    const threshold = (i: number) =>
-      typeof settings.threshold === 'number' ? settings.threshold : calibration!.thresholds[i]!;
+    // Similarity above the agent's baseline, as a share of what is left up to 1, so that one
+    // keyword weight means the same with an embedder whose unrelated texts score 0 or 0.8.
+    const scores = new Float32Array(similarities.length);
+    const baselines = calibration?.baselines;
+    for (let i = 0; i < scores.length; i++) {
+      const base = baselines ? baselines[i]! : 0;
+      scores[i] = (similarities[i]! - base) / (1 - base);
+    }
+    for (const [i, match] of matches) scores[i]! += settings.keywordWeight * match.score;
     // With calibrated thresholds, the reference texts stand for "none of the agents": a task as close
     // to one of them as to an agent is not that agent's by similarity.
     let nearestReference = Number.NEGATIVE_INFINITY;
-    if (auto)
-      for (const s of calibration!.references.scores(vector))
-        nearestReference = Math.max(nearestReference, s);
-    // Similarity above the agent's baseline, as a share of what is left up to 1, so that one
-    // keyword weight means the same with an embedder whose unrelated texts score 0 or 0.8.
-    const scores = Float32Array.from(similarities, (s, i) => {
-      const base = calibration && settings.threshold === 'auto' ? calibration.baselines[i]! : 0;
-      return (s - base) / (1 - base) + settings.keywordWeight * (matches.get(i)?.score ?? 0);
-    });
-    const rule = (i: number): Exclude<RouteRule, 'fallback'> | undefined => {
-      const byKeyword = matches.get(i)?.relevant === true;
-      const bySimilarity = similarities[i]! >= threshold(i) && similarities[i]! > nearestReference;
-      if (byKeyword && bySimilarity) return 'keyword+similarity';
-      if (byKeyword) return 'keyword';
-      return bySimilarity ? 'similarity' : undefined;
-    };
+    if (calibration)
+      for (const s of calibration.references.scores(vector)) nearestReference = Math.max(nearestReference, s);
+    const fixed = typeof settings.threshold === 'number' ? settings.threshold : 0;
+    const thresholds = calibration?.thresholds;
+    const bySimilarity = (i: number) =>
+      similarities[i]! >= (thresholds ? thresholds[i]! : fixed) && similarities[i]! > nearestReference;
+    const byKeyword = (i: number) => matches.get(i)?.relevant === true;
+    const relevant = (i: number) => bySimilarity(i) || byKeyword(i);
     const candidate = (i: number): RouteCandidate => {
       const entry = this.entries[i]!;
       const match = matches.get(i);
@@ -212,29 +211,39 @@ export class AgentRouter {
         agent: entry.agent.name,
         score: round(scores[i]!),
         similarity: round(similarities[i]!),
-        threshold: round(threshold(i)),
+        threshold: round(thresholds ? thresholds[i]! : fixed),
         keywordMatches: match?.keywords ?? [],
         keywordScore: round(match?.score ?? 0),
       };
     };
 
+    // One pass: the chosen agent, and the two best scores overall for the runner-up.
     let chosen = -1;
-    if (settings.strategy === 'first') {
-      for (let i = 0; i < scores.length && chosen === -1; i++) if (rule(i)) chosen = i;
-    } else {
-      for (let i = 0; i < scores.length; i++) {
-        if (rule(i) && (chosen === -1 || scores[i]! > scores[chosen]!)) chosen = i;
+    let best = -1;
+    let next = -1;
+    const first = settings.strategy === 'first';
+    for (let i = 0; i < scores.length; i++) {
+      const score = scores[i]!;
+      if (best === -1 || score > scores[best]!) {
+        next = best;
+        best = i;
+      } else if (next === -1 || score > scores[next]!) {
+        next = i;
+      }
+      if (first ? chosen === -1 && relevant(i) : (chosen === -1 || score > scores[chosen]!) && relevant(i)) {
+        chosen = i;
       }
     }
-    let second = -1;
-    for (let i = 0; i < scores.length; i++) {
-      if (i !== chosen && (second === -1 || scores[i]! > scores[second]!)) second = i;
-    }
+    const second = chosen === best ? next : best;
+    if (chosen === -1) return { task, ...(second !== -1 && { runnerUp: candidate(second) }) };
+    const rule: Exclude<RouteRule, 'fallback'> = byKeyword(chosen)
+      ? bySimilarity(chosen)
+        ? 'keyword+similarity'
+        : 'keyword'
+      : 'similarity';
     return {
       task,
-      ...(chosen !== -1 && {
-        chosen: { entry: this.entries[chosen]!, candidate: candidate(chosen), rule: rule(chosen)! },
-      }),
+      chosen: { entry: this.entries[chosen]!, candidate: candidate(chosen), rule },
       ...(second !== -1 && { runnerUp: candidate(second) }),
     };
   }
