@@ -183,16 +183,16 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     options: { signal?: AbortSignal } = {},
   ): Promise<Settled<RouteDecision>[]> {
     const blank = tasks.map((task) => typeof task !== 'string' || task.trim() === '');
-    const routable = tasks.filter((_, i) => !blank[i]);
-    const outcomes = await this.#router.route(routable, this.#settings(), options.signal);
+    const outcomes = await this.#router.route(
+      tasks.filter((_, i) => !blank[i]),
+      this.#settings(),
+      options.signal,
+    );
     let next = 0;
     return tasks.map((task, i) => {
       try {
-        if (blank[i]) {
-          throw new ConfigError(
-            `ForestSwarm "${this.name}": a task must be a non-empty string (got ${JSON.stringify(task)}).`,
-          );
-        }
+        // A blank task is not routed: checking it throws the ConfigError.
+        if (blank[i]) this.#checkTask(task);
         return { status: 'fulfilled', value: this.#decision(outcomes[next++]!) };
       } catch (reason) {
         return { status: 'rejected', reason };
@@ -202,13 +202,10 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
 
   /** The tree whose agent the task would go to, or undefined when no agent is relevant. */
   async findRelevantTree(task: string, options: { signal?: AbortSignal } = {}): Promise<Tree | undefined> {
-    const [settled] = await this.routeAll([task], options);
-    if (settled!.status === 'rejected') {
-      if (settled!.reason instanceof NoRouteError) return undefined;
-      throw settled!.reason;
-    }
-    const decision = settled!.value;
-    return decision.strategy === 'fallback' ? undefined : this.trees.find((t) => t.name === decision.tree);
+    this.#checkTask(task);
+    const [outcome] = await this.#router.route([task], this.#settings(), options.signal);
+    const agent = outcome?.chosen?.entry.agent;
+    return agent ? this.#treeOf.get(agent) : undefined;
   }
 
   /** Routes the task and runs it with the chosen agent; a failure is thrown, never returned as text. */
@@ -304,6 +301,14 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     const saving = this.#saving.catch(() => {}).then(() => this.conversation.save(path));
     this.#saving = saving;
     return saving;
+  }
+
+  #checkTask(task: unknown): void {
+    if (typeof task !== 'string' || task.trim() === '') {
+      throw new ConfigError(
+        `ForestSwarm "${this.name}": a task must be a non-empty string (got ${JSON.stringify(task)}).`,
+      );
+    }
   }
 
   #settings(): RouterSettings {
