@@ -1,6 +1,8 @@
 import { ModelError, throwIfAborted } from '@swarm/core';
-import { type CachedEmbedder, tokenize, VectorIndex } from '@swarm/embeddings';
-import type { RouteCandidate, RoutingStrategy } from './route-decision.js';
+import { type CachedEmbedder, VectorIndex } from '@swarm/embeddings';
+import { referenceTexts } from './reference-texts.js';
+import type { RouteCandidate, RouteRule, RoutingStrategy } from './route-decision.js';
+import { TermIndex } from './term-index.js';
 import type { TreeAgent } from './tree-agent.js';
 
 /** One routable agent and the tree it belongs to. */
@@ -12,29 +14,46 @@ export interface RouterEntry {
 /** How the router scores and accepts candidates. */
 export interface RouterSettings {
   strategy: RoutingStrategy;
-  threshold: number;
+  /** A similarity every agent needs, or `'auto'`: each agent's own, calibrated on reference texts. */
+  threshold: number | 'auto';
   keywordWeight: number;
 }
 
 /** The outcome of routing one task: the chosen entry (if any agent was relevant) and the evidence. */
 export interface RouterOutcome {
   task: string;
-  chosen?: { entry: RouterEntry; candidate: RouteCandidate };
+  chosen?: { entry: RouterEntry; candidate: RouteCandidate; rule: Exclude<RouteRule, 'fallback'> };
   /** The best-scoring agent other than the chosen one (the best of all when none was chosen). */
   runnerUp?: RouteCandidate;
 }
 
+/**
+ * Per agent, what unrelated text looks like with this embedder: the mean similarity of the
+ * reference texts to the agent's prompt (its baseline) and the similarity a task needs to count as
+ * related (the highest reference similarity plus a margin of `CALIBRATION_MARGIN` standard
+ * deviations of all reference similarities).
+ */
+export interface Calibration {
+  baselines: Float32Array;
+  thresholds: Float32Array;
+  /** The reference texts' vectors: a task closer to one of them than to an agent is not that agent's. */
+  references: VectorIndex;
+}
+
+/** Standard deviations of the reference similarities a task must clear above the closest reference. */
+export const CALIBRATION_MARGIN = 2;
+
 interface Prepared {
   index: VectorIndex;
-  /** keyword -> positions of the agents that have it */
-  keywords: Map<string, number[]>;
+  terms: TermIndex;
+  calibration?: Calibration;
 }
 
 /**
- * The routing engine behind `ForestSwarm` and `Tree`. Agent prompts are embedded lazily, all in one
- * call, the first time a task is routed; tasks are embedded once per call of `route`, all in one
- * batch. Scoring is one sparse matrix product plus an inverted keyword index, so its cost does not
- * grow with a per-agent loop over strings.
+ * The routing engine behind `ForestSwarm`, `Tree` and `TreeAgent.isRelevantForTask`. Agent prompts
+ * (with the reference texts, when thresholds are calibrated) are embedded lazily, all in one call,
+ * the first time a task is routed; tasks are embedded once per call of `route`, all in one batch.
+ * Scoring is one sparse matrix product plus an inverted keyword index.
  */
 export class AgentRouter {
   readonly entries: readonly RouterEntry[];
@@ -53,22 +72,27 @@ export class AgentRouter {
     signal?: AbortSignal,
   ): Promise<RouterOutcome[]> {
     throwIfAborted(signal);
-    const prepared = await this.#prepared(signal);
+    const calibrate = settings.threshold === 'auto';
+    const prepared = await this.#prepared(signal, calibrate);
+    if (calibrate && !prepared.calibration) {
+      // Built for an explicit threshold first: only the reference texts are embedded now.
+      prepared.calibration = this.#calibrate(prepared.index, await this.#embed([...referenceTexts], signal));
+    }
     const vectors = await this.#embed([...tasks], signal);
     return tasks.map((task, i) => this.#decide(task, vectors[i]!, prepared, settings));
   }
 
   /** Each agent's prompt vector, in entry order (embedded once, in one call). */
   async vectors(signal?: AbortSignal): Promise<Float32Array[]> {
-    const { index } = await this.#prepared(signal);
+    const { index } = await this.#prepared(signal, false);
     return this.entries.map((_, i) => index.vector(i));
   }
 
   // The shared build runs under the signal of the caller that started it; when another caller's
   // signal cancels it, this caller (not aborted itself) starts the build again.
-  async #prepared(signal: AbortSignal | undefined): Promise<Prepared> {
+  async #prepared(signal: AbortSignal | undefined, calibrate: boolean): Promise<Prepared> {
     for (;;) {
-      const build = this.#prepare(signal);
+      const build = this.#prepare(signal, calibrate);
       try {
         return await build.prepared;
       } catch (error) {
@@ -77,12 +101,12 @@ export class AgentRouter {
     }
   }
 
-  #prepare(signal: AbortSignal | undefined): {
-    prepared: Promise<Prepared>;
-    signal: AbortSignal | undefined;
-  } {
+  #prepare(
+    signal: AbortSignal | undefined,
+    calibrate: boolean,
+  ): { prepared: Promise<Prepared>; signal: AbortSignal | undefined } {
     if (!this.#build) {
-      const build = { prepared: this.#buildIndex(signal), signal };
+      const build = { prepared: this.#buildIndex(signal, calibrate), signal };
       this.#build = build;
       // A failed build is not remembered: the next route tries again and reports its own error.
       build.prepared.catch(() => {
@@ -92,30 +116,61 @@ export class AgentRouter {
     return this.#build;
   }
 
-  async #buildIndex(signal: AbortSignal | undefined): Promise<Prepared> {
-    const vectors = await this.#embed(
-      this.entries.map((e) => e.agent.routingText),
-      signal,
-    );
+  async #buildIndex(signal: AbortSignal | undefined, calibrate: boolean): Promise<Prepared> {
+    const prompts = this.entries.map((e) => e.agent.routingText);
+    const vectors = await this.#embed(calibrate ? [...prompts, ...referenceTexts] : prompts, signal);
     const dimensions = vectors[0]?.length ?? 1;
-    const index = new VectorIndex(dimensions, { capacity: Math.max(1, vectors.length) });
+    const index = new VectorIndex(dimensions, { capacity: Math.max(1, prompts.length) });
     for (const vector of vectors) {
       if (vector.length !== dimensions) {
         throw new ModelError(`${this.embedder.id}: returned vectors of different lengths.`, {
           provider: this.embedder.id,
         });
       }
-      index.add(vector);
     }
-    const keywords = new Map<string, number[]>();
-    this.entries.forEach((entry, position) => {
-      for (const keyword of entry.agent.keywords) {
-        const holders = keywords.get(keyword);
-        if (holders) holders.push(position);
-        else keywords.set(keyword, [position]);
+    for (const vector of vectors.slice(0, prompts.length)) index.add(vector);
+    const terms = new TermIndex(
+      this.entries.map(({ agent }) => ({
+        keywords: agent.keywords,
+        given: agent.keywordsGiven,
+        text: agent.routingText,
+      })),
+    );
+    return {
+      index,
+      terms,
+      ...(calibrate && { calibration: this.#calibrate(index, vectors.slice(prompts.length)) }),
+    };
+  }
+
+  #calibrate(index: VectorIndex, references: Float32Array[]): Calibration {
+    const n = this.entries.length;
+    const sums = new Float64Array(n);
+    const maxima = new Float32Array(n).fill(Number.NEGATIVE_INFINITY);
+    let total = 0;
+    let totalSquares = 0;
+    for (const reference of references) {
+      const scores = index.scores(reference);
+      for (let i = 0; i < n; i++) {
+        const s = scores[i]!;
+        sums[i]! += s;
+        if (s > maxima[i]!) maxima[i] = s;
+        total += s;
+        totalSquares += s * s;
       }
-    });
-    return { index, keywords };
+    }
+    const count = n * references.length;
+    const mean = total / count;
+    const deviation = Math.sqrt(Math.max(0, totalSquares / count - mean * mean));
+    const baselines = new Float32Array(n);
+    const thresholds = new Float32Array(n);
+    const referenceIndex = new VectorIndex(index.dimensions, { capacity: Math.max(1, references.length) });
+    referenceIndex.addAll(references);
+    for (let i = 0; i < n; i++) {
+      baselines[i] = sums[i]! / references.length;
+      thresholds[i] = Math.min(1, maxima[i]! + CALIBRATION_MARGIN * deviation);
+    }
+    return { baselines, thresholds, references: referenceIndex };
   }
 
   async #embed(texts: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
@@ -124,45 +179,71 @@ export class AgentRouter {
   }
 
   #decide(task: string, vector: Float32Array, prepared: Prepared, settings: RouterSettings): RouterOutcome {
-    const { index, keywords } = prepared;
+    const { index, terms } = prepared;
+    const calibration = settings.threshold === 'auto' ? prepared.calibration : undefined;
     const similarities = index.scores(vector);
-    const scores = Float32Array.from(similarities);
-    const matches = new Map<number, string[]>();
-    for (const token of new Set(tokenize(task))) {
-      for (const position of keywords.get(token) ?? []) {
-        const found = matches.get(position);
-        if (found) found.push(token);
-        else matches.set(position, [token]);
-        scores[position]! += settings.keywordWeight;
-      }
+    const matches = terms.match(task);
+    // Similarity above the agent's baseline, as a share of what is left up to 1, so that one
+    // keyword weight means the same with an embedder whose unrelated texts score 0 or 0.8.
+    const scores = new Float32Array(similarities.length);
+    const baselines = calibration?.baselines;
+    for (let i = 0; i < scores.length; i++) {
+      const base = baselines ? baselines[i]! : 0;
+      scores[i] = (similarities[i]! - base) / (1 - base);
     }
-    const relevant = (i: number) => matches.has(i) || similarities[i]! >= settings.threshold;
+    for (const [i, match] of matches) scores[i]! += settings.keywordWeight * match.score;
+    // With calibrated thresholds, the reference texts stand for "none of the agents": a task as close
+    // to one of them as to an agent is not that agent's by similarity.
+    let nearestReference = Number.NEGATIVE_INFINITY;
+    if (calibration)
+      for (const s of calibration.references.scores(vector)) nearestReference = Math.max(nearestReference, s);
+    const fixed = typeof settings.threshold === 'number' ? settings.threshold : 0;
+    const thresholds = calibration?.thresholds;
+    const bySimilarity = (i: number) =>
+      similarities[i]! >= (thresholds ? thresholds[i]! : fixed) && similarities[i]! > nearestReference;
+    const byKeyword = (i: number) => matches.get(i)?.relevant === true;
+    const relevant = (i: number) => bySimilarity(i) || byKeyword(i);
     const candidate = (i: number): RouteCandidate => {
       const entry = this.entries[i]!;
+      const match = matches.get(i);
       return {
         ...(entry.tree !== undefined && { tree: entry.tree }),
         agent: entry.agent.name,
         score: round(scores[i]!),
         similarity: round(similarities[i]!),
-        keywordMatches: matches.get(i) ?? [],
+        threshold: round(thresholds ? thresholds[i]! : fixed),
+        keywordMatches: match?.keywords ?? [],
+        keywordScore: round(match?.score ?? 0),
       };
     };
 
+    // One pass: the chosen agent, and the two best scores overall for the runner-up.
     let chosen = -1;
-    if (settings.strategy === 'first') {
-      for (let i = 0; i < scores.length && chosen === -1; i++) if (relevant(i)) chosen = i;
-    } else {
-      for (let i = 0; i < scores.length; i++) {
-        if (relevant(i) && (chosen === -1 || scores[i]! > scores[chosen]!)) chosen = i;
+    let best = -1;
+    let next = -1;
+    const first = settings.strategy === 'first';
+    for (let i = 0; i < scores.length; i++) {
+      const score = scores[i]!;
+      if (best === -1 || score > scores[best]!) {
+        next = best;
+        best = i;
+      } else if (next === -1 || score > scores[next]!) {
+        next = i;
+      }
+      if (first ? chosen === -1 && relevant(i) : (chosen === -1 || score > scores[chosen]!) && relevant(i)) {
+        chosen = i;
       }
     }
-    let second = -1;
-    for (let i = 0; i < scores.length; i++) {
-      if (i !== chosen && (second === -1 || scores[i]! > scores[second]!)) second = i;
-    }
+    const second = chosen === best ? next : best;
+    if (chosen === -1) return { task, ...(second !== -1 && { runnerUp: candidate(second) }) };
+    const rule: Exclude<RouteRule, 'fallback'> = byKeyword(chosen)
+      ? bySimilarity(chosen)
+        ? 'keyword+similarity'
+        : 'keyword'
+      : 'similarity';
     return {
       task,
-      ...(chosen !== -1 && { chosen: { entry: this.entries[chosen]!, candidate: candidate(chosen) } }),
+      chosen: { entry: this.entries[chosen]!, candidate: candidate(chosen), rule },
       ...(second !== -1 && { runnerUp: candidate(second) }),
     };
   }

@@ -34,6 +34,12 @@ describe('extractKeywords', () => {
     ]);
   });
 
+  it('returns every word with topN Infinity', () => {
+    expect(
+      extractKeywords('tax returns, tax credits and payroll', { topN: Number.POSITIVE_INFINITY }),
+    ).toEqual(['tax', 'returns', 'credits', 'payroll']);
+  });
+
   it('rejects a negative topN', () => {
     expect(() => extractKeywords('x', { topN: -1 })).toThrow(ConfigError);
   });

@@ -3,7 +3,7 @@ import { englishStopWords, tokenize } from '@swarm/embeddings';
 
 /** Options of `extractKeywords`. */
 export interface ExtractKeywordsOptions {
-  /** Most keywords to return (default 5). */
+  /** Most keywords to return (default 5; `Infinity` for all). */
   topN?: number;
   /** Keep stop words such as "i", "a", "the" (default false: they match almost every task). */
   keepStopWords?: boolean;
@@ -16,8 +16,8 @@ export interface ExtractKeywordsOptions {
  */
 export function extractKeywords(prompt: string, options: ExtractKeywordsOptions = {}): string[] {
   const topN = options.topN ?? 5;
-  if (!Number.isInteger(topN) || topN < 0) {
-    throw new ConfigError(`extractKeywords: topN must be an integer >= 0 (got ${topN}).`);
+  if (!(Number.isInteger(topN) || topN === Number.POSITIVE_INFINITY) || topN < 0) {
+    throw new ConfigError(`extractKeywords: topN must be an integer >= 0 or Infinity (got ${topN}).`);
   }
   const counts = new Map<string, number>();
   for (const word of tokenize(prompt)) {

@@ -6,6 +6,7 @@ import { fail, Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import type { Embedder } from '@swarm/embeddings';
 import { describe, expect, it } from 'vitest';
 import { ForestSwarm } from './forest-swarm.js';
+import { referenceTexts } from './reference-texts.js';
 import { countingEmbedder, routingTrees } from './test-helpers.js';
 import { Tree } from './tree.js';
 import { TreeAgent } from './tree-agent.js';
@@ -22,9 +23,21 @@ describe('ForestSwarm.route', () => {
     const decision = await financialForest().route(
       'Our company is incorporated in Delaware, how do we do our corporate taxes?',
     );
-    expect(decision).toMatchObject({ tree: 'Financial Services', agent: 'Tax Expert', strategy: 'best' });
-    expect(decision.similarity).toBeGreaterThan(0);
-    expect(decision.score).toBeCloseTo(decision.similarity + 0.1 * decision.keywordMatches.length, 3);
+    expect(decision).toMatchObject({
+      tree: 'Financial Services',
+      agent: 'Tax Expert',
+      strategy: 'best',
+      rule: 'keyword+similarity',
+      calibration: 'reference',
+    });
+    expect(decision.keywordMatches).toEqual(expect.arrayContaining(['tax', 'corporate']));
+    expect(decision.similarity).toBeGreaterThan(decision.threshold);
+    // With an explicit threshold the similarity is not rebased: score = similarity + 0.3 x keywordScore.
+    const explicit = await financialForest({ threshold: 0.07 }).route(
+      'Our company is incorporated in Delaware, how do we do our corporate taxes?',
+    );
+    expect(explicit).toMatchObject({ agent: 'Tax Expert', threshold: 0.07, calibration: 'explicit' });
+    expect(explicit.score).toBeCloseTo(explicit.similarity + 0.3 * explicit.keywordScore, 3);
     expect(decision.runnerUp).toBeDefined();
     expect(decision.runnerUp!.agent).not.toBe('Tax Expert');
     expect(decision.runnerUp!.score).toBeLessThanOrEqual(decision.score);
@@ -36,11 +49,12 @@ describe('ForestSwarm.route', () => {
     const task = 'Book a taxi and fix the syntax of my React component';
     const best = await financialForest().route(task);
     expect(best.agent).toBe('Frontend Developer');
-    expect(best.runnerUp).toMatchObject({ agent: 'Tax Expert', keywordMatches: [] });
+    const taxExpert = routingTrees(answering)[0]!.agents[0]!;
+    expect(taxExpert.keywordMatches(task)).toEqual([]);
     const first = await financialForest({ routing: 'first' }).route(task);
-    expect(first).toMatchObject({ agent: 'Frontend Developer', keywordMatches: [] });
+    expect(first).toMatchObject({ agent: 'Frontend Developer', keywordMatches: ['react', 'components'] });
     const taxOnly = await financialForest({ routing: 'first' }).route('Is a tax refund taxable?');
-    expect(taxOnly).toMatchObject({ agent: 'Tax Expert', keywordMatches: ['tax'] });
+    expect(taxOnly).toMatchObject({ agent: 'Tax Expert', keywordMatches: ['tax', 'refunds'] });
   });
 
   it("with routing 'first' takes the first relevant agent in tree order, not the best one", async () => {
@@ -109,6 +123,65 @@ describe('ForestSwarm.route', () => {
     expect(result.decision.tree).toBeUndefined();
     expect(result.decision.runnerUp).toBeDefined();
     expect(result.logs.tree).toBeUndefined();
+  });
+
+  it('rejects an empty or blank task with a ConfigError, with or without a fallback, calling no model', async () => {
+    const concierge = new ScriptedModel([], { fallback: respond(() => 'Concierge answers') });
+    const fallback = new TreeAgent({
+      name: 'Concierge',
+      systemPrompt: 'I help with anything else.',
+      model: concierge,
+    });
+    for (const forest of [financialForest(), financialForest({ fallback })]) {
+      for (const task of ['', '   ', '\n\t']) {
+        await expect(forest.route(task)).rejects.toBeInstanceOf(ConfigError);
+        await expect(forest.run(task)).rejects.toThrow(/a task must be a non-empty string/);
+      }
+      const settled = await forest.batchedRun(['  ', 'How much life insurance coverage do I need?']);
+      expect(settled[0]).toMatchObject({ status: 'rejected', reason: expect.any(ConfigError) });
+      expect(settled[1]).toMatchObject({
+        status: 'fulfilled',
+        value: { output: 'Insurance Advisor answers' },
+      });
+    }
+    expect(concierge.calls).toHaveLength(0);
+  });
+
+  it('records which rule made the agent relevant: keyword, similarity, both, or fallback', async () => {
+    const tagged = new TreeAgent({
+      name: 'Tagged',
+      systemPrompt: 'Corporate income tax returns and payroll deductions.',
+      keywords: ['invoice'],
+      model: answering('Tagged'),
+    });
+    const forest = new ForestSwarm({ trees: [new Tree({ name: 'T', agents: [tagged] })], fallback: tagged });
+    await expect(forest.route('Send this invoice')).resolves.toMatchObject({ rule: 'keyword' });
+    await expect(forest.route('corporate income tax returns payroll deductions')).resolves.toMatchObject({
+      rule: 'similarity',
+    });
+    await expect(forest.route('corporate income tax returns for this invoice')).resolves.toMatchObject({
+      rule: 'keyword+similarity',
+    });
+    await expect(forest.route('What is the capital of Australia?')).resolves.toMatchObject({
+      rule: 'fallback',
+      strategy: 'fallback',
+    });
+  });
+
+  it('accepts an explicit threshold for every agent and then embeds no reference texts', async () => {
+    const { embedder, calls } = countingEmbedder();
+    const forest = financialForest({ embedder, threshold: 0.5 });
+    const decision = await forest.route('Can I deduct my home office on my taxes?');
+    expect(decision).toMatchObject({
+      agent: 'Tax Expert',
+      rule: 'keyword',
+      threshold: 0.5,
+      calibration: 'explicit',
+    });
+    expect(calls[0]).toHaveLength(9);
+    expect(() => financialForest({ threshold: 'high' as 'auto' })).toThrow(
+      /threshold must be a number from -1 to 1, or 'auto'/,
+    );
   });
 
   it('finds the relevant tree, or undefined when no agent is relevant', async () => {
@@ -338,10 +411,11 @@ describe('ForestSwarm.batchedRun', () => {
     const forest = financialForest({ embedder });
     const tasks = ['Is a high protein diet good for me?', 'Which firewall rules should block traffic?'];
     await forest.batchedRun(tasks);
-    expect(calls.map((c) => c.length)).toEqual([9, 2]);
+    // The first call holds the 9 agent prompts and the reference texts that calibrate the thresholds.
+    expect(calls.map((c) => c.length)).toEqual([9 + referenceTexts.length, 2]);
     await forest.batchedRun([...tasks, 'How do I get over jet lag?']);
     // Agent prompts and known tasks come from the cache: only the new task is embedded.
-    expect(calls.map((c) => c.length)).toEqual([9, 2, 1]);
+    expect(calls.map((c) => c.length)).toEqual([9 + referenceTexts.length, 2, 1]);
   });
 
   it('runs at most maxWorkers tasks at once', async () => {

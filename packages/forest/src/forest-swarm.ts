@@ -10,13 +10,14 @@ import {
   type Settled,
   type TopologyResult,
 } from '@swarm/core';
-import { cachedEmbedder, type Embedder, localEmbedder, embedder as resolveEmbedder } from '@swarm/embeddings';
+import { cachedEmbedder, type Embedder, embedder as resolveEmbedder } from '@swarm/embeddings';
 import { AgentRouter, type RouterOutcome, type RouterSettings } from './agent-router.js';
+import { forestLocalEmbedder } from './default-embedder.js';
 import type { AgentLogInput, AgentLogOutput, ForestLogger, TreeLog } from './logs.js';
 import { consoleLogger, preview } from './logs.js';
 import type { RouteDecision, RoutingStrategy } from './route-decision.js';
 import { Tree } from './tree.js';
-import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
+import { checkThreshold, DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
 
 /** Options of a ForestSwarm. */
 export interface ForestSwarmOptions {
@@ -29,9 +30,13 @@ export interface ForestSwarmOptions {
   embedder?: Embedder | string;
   /** `'best'` (default): the best score across all trees wins. `'first'`: the seed's first relevant agent. */
   routing?: RoutingStrategy;
-  /** Similarity an agent needs when none of its keywords matches (default 0.07, tuned for the local embedder). */
-  threshold?: number;
-  /** Score added per keyword found in the task (default 0.1, accepted 0 to 1). */
+  /**
+   * Similarity an agent needs when none of its keywords is in the task: a number from -1 to 1 for
+   * every agent, or `'auto'` (default): each agent's own, calibrated on reference texts with this
+   * embedder, so the rule holds whatever the embedder's scale.
+   */
+  threshold?: number | 'auto';
+  /** Score added per unit of matched keyword specificity (default 0.1, accepted 0 to 1). */
   keywordWeight?: number;
   /** Takes the tasks no agent is relevant to, instead of a `NoRouteError`. */
   fallback?: TreeAgent;
@@ -81,7 +86,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   readonly description: string;
   readonly trees: readonly Tree[];
   readonly routing: RoutingStrategy;
-  readonly threshold: number;
+  readonly threshold: number | 'auto';
   readonly keywordWeight: number;
   readonly fallback: TreeAgent | undefined;
   readonly verbose: boolean;
@@ -106,9 +111,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
       );
     }
     const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-    if (typeof threshold !== 'number' || !(threshold >= -1 && threshold <= 1)) {
-      throw new ConfigError(`ForestSwarm: threshold must be a number from -1 to 1 (got ${threshold}).`);
-    }
+    checkThreshold('ForestSwarm', threshold);
     const keywordWeight = options.keywordWeight ?? DEFAULT_KEYWORD_WEIGHT;
     if (typeof keywordWeight !== 'number' || !(keywordWeight >= 0 && keywordWeight <= 1)) {
       throw new ConfigError(
@@ -148,7 +151,10 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     this.verbose = options.verbose ?? false;
     this.#logger = options.logger ?? consoleLogger;
     this.conversationPath = options.conversationPath;
-    const base = options.embedder === undefined ? localEmbedder() : resolveEmbedder(options.embedder);
+    const base =
+      options.embedder === undefined || options.embedder === 'local'
+        ? forestLocalEmbedder()
+        : resolveEmbedder(options.embedder);
     this.#router = new AgentRouter(
       this.trees.flatMap((tree) => tree.agents.map((agent) => ({ tree: tree.name, agent }))),
       cachedEmbedder(base, {
@@ -158,22 +164,36 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     );
   }
 
-  /** Decides which agent takes the task, without any model call; throws `NoRouteError` when none fits. */
+  /**
+   * Decides which agent takes the task, without any model call; throws `NoRouteError` when none
+   * fits (and no fallback is set), and `ConfigError` for an empty or blank task.
+   */
   async route(task: string, options: { signal?: AbortSignal } = {}): Promise<RouteDecision> {
     const [settled] = await this.routeAll([task], options);
     if (settled!.status === 'rejected') throw settled!.reason;
     return settled!.value;
   }
 
-  /** Decides for many tasks with one embedding call for all of them; settled results in task order. */
+  /**
+   * Decides for many tasks with one embedding call for all of them; settled results in task order.
+   * An empty or blank task is rejected with a `ConfigError` and not embedded.
+   */
   async routeAll(
     tasks: readonly string[],
     options: { signal?: AbortSignal } = {},
   ): Promise<Settled<RouteDecision>[]> {
-    const outcomes = await this.#router.route(tasks, this.#settings(), options.signal);
-    return outcomes.map((outcome) => {
+    const blank = tasks.map((task) => typeof task !== 'string' || task.trim() === '');
+    const outcomes = await this.#router.route(
+      tasks.filter((_, i) => !blank[i]),
+      this.#settings(),
+      options.signal,
+    );
+    let next = 0;
+    return tasks.map((task, i) => {
       try {
-        return { status: 'fulfilled', value: this.#decision(outcome) };
+        // A blank task is not routed: checking it throws the ConfigError.
+        if (blank[i]) this.#checkTask(task);
+        return { status: 'fulfilled', value: this.#decision(outcomes[next++]!) };
       } catch (reason) {
         return { status: 'rejected', reason };
       }
@@ -182,6 +202,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
 
   /** The tree whose agent the task would go to, or undefined when no agent is relevant. */
   async findRelevantTree(task: string, options: { signal?: AbortSignal } = {}): Promise<Tree | undefined> {
+    this.#checkTask(task);
     const [outcome] = await this.#router.route([task], this.#settings(), options.signal);
     const agent = outcome?.chosen?.entry.agent;
     return agent ? this.#treeOf.get(agent) : undefined;
@@ -282,31 +303,47 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     return saving;
   }
 
+  #checkTask(task: unknown): void {
+    if (typeof task !== 'string' || task.trim() === '') {
+      throw new ConfigError(
+        `ForestSwarm "${this.name}": a task must be a non-empty string (got ${JSON.stringify(task)}).`,
+      );
+    }
+  }
+
   #settings(): RouterSettings {
     return { strategy: this.routing, threshold: this.threshold, keywordWeight: this.keywordWeight };
   }
 
   // Turns the router's outcome into a decision: the chosen agent, else the fallback, else NoRouteError.
   #decision(outcome: RouterOutcome): RouteDecision {
-    const base = { task: outcome.task, threshold: this.threshold };
+    const base = {
+      task: outcome.task,
+      calibration: this.threshold === 'auto' ? ('reference' as const) : ('explicit' as const),
+    };
     let decision: RouteDecision;
     if (outcome.chosen) {
       decision = {
         ...base,
         strategy: this.routing,
+        rule: outcome.chosen.rule,
         ...outcome.chosen.candidate,
         ...(outcome.runnerUp && { runnerUp: outcome.runnerUp }),
       };
     } else if (this.fallback) {
       const tree = this.#treeOf.get(this.fallback);
+      // The fallback is not scored: its numbers are zero, and the runner-up is the closest agent.
       decision = {
         ...base,
         strategy: 'fallback',
+        rule: 'fallback',
         ...(tree && { tree: tree.name }),
         agent: this.fallback.name,
         score: 0,
         similarity: 0,
+        threshold: 0,
         keywordMatches: [],
+        keywordScore: 0,
         ...(outcome.runnerUp && { runnerUp: outcome.runnerUp }),
       };
     } else {
@@ -315,7 +352,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         outcome.task,
         `No agent of forest "${this.name}" is relevant to the task ${JSON.stringify(preview(outcome.task, 120))}` +
           (best
-            ? `: the closest, ${best.agent}, has similarity ${best.similarity} (threshold ${this.threshold}) and no keyword match.`
+            ? `: the closest, ${best.agent}, has similarity ${best.similarity} (its threshold ${best.threshold}) and no topical keyword in the task.`
             : '.'),
       );
     }
@@ -325,7 +362,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         : '';
       this.#logger(
         `[forest] ${preview(decision.task, 60)} -> ${decision.tree ?? '(no tree)'} / ${decision.agent} ` +
-          `(${decision.strategy}, score ${decision.score}, keywords [${decision.keywordMatches.join(', ')}]${runnerUp})`,
+          `(${decision.strategy}, score ${decision.score}, ${decision.rule}, keywords [${decision.keywordMatches.join(', ')}]${runnerUp})`,
       );
     }
     return decision;

@@ -1,28 +1,41 @@
 /** How the forest picks an agent: the best score across every tree, or the seed's first match. */
 export type RoutingStrategy = 'best' | 'first';
 
+/**
+ * Which evidence made the chosen agent relevant: a topical keyword of its prompt in the task, a
+ * similarity above the agent's threshold, or both; `'fallback'` when no agent was relevant.
+ */
+export type RouteRule = 'keyword' | 'similarity' | 'keyword+similarity' | 'fallback';
+
 /** How well one agent fits one task, with the evidence. */
 export interface RouteCandidate {
   /** The agent's tree; absent only for a fallback agent that belongs to no tree. */
   tree?: string;
   agent: string;
-  /** The ranking score: `similarity + keywordWeight * keywordMatches.length`. */
+  /** The ranking score: `relativeSimilarity + keywordWeight * keywordScore`. */
   score: number;
-  /** Cosine similarity of the task with the agent's prompt embedding. */
+  /** Cosine similarity of the task with the agent's prompt embedding, as the embedder gives it. */
   similarity: number;
-  /** The agent's keywords found in the task as whole tokens. */
+  /** The similarity this agent needed to be relevant without a keyword (calibrated or explicit). */
+  threshold: number;
+  /** The agent's keywords found in the task (compared by stem); generic words never count. */
   keywordMatches: string[];
+  /** Sum of the matched keywords' specificity within the forest (a keyword only this agent has weighs 1). */
+  keywordScore: number;
 }
 
 /**
- * Why a task went where it went: the chosen agent with its score and evidence, the runner-up (the
- * next-best agent by score) and the strategy that decided. Plain data, so it serializes as is.
+ * Why a task went where it went: the chosen agent with its score and evidence, the rule that made it
+ * relevant, the runner-up (the next-best agent by score) and the strategy that decided. Plain data,
+ * so it serializes as is.
  */
 export interface RouteDecision extends RouteCandidate {
   task: string;
   /** `'fallback'` when no agent was relevant and the configured fallback took the task. */
   strategy: RoutingStrategy | 'fallback';
-  /** The similarity an agent needed when none of its keywords matched. */
-  threshold: number;
+  /** What made the chosen agent relevant. */
+  rule: RouteRule;
+  /** Where the similarity thresholds came from: the reference texts, or the `threshold` option. */
+  calibration: 'reference' | 'explicit';
   runnerUp?: RouteCandidate;
 }

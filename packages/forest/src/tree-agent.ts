@@ -13,9 +13,10 @@ import {
   cachedEmbedder,
   cosineSimilarity,
   type Embedder,
-  localEmbedder,
   tokenize,
 } from '@swarm/embeddings';
+import { AgentRouter } from './agent-router.js';
+import { forestLocalEmbedder } from './default-embedder.js';
 import { extractKeywords } from './extract-keywords.js';
 import {
   type AgentLogInput,
@@ -25,15 +26,16 @@ import {
   newLogId,
   preview,
 } from './logs.js';
+import { stem } from './stem.js';
 
 /**
- * The similarity a task needs to an agent's prompt when none of the agent's keywords match. Tuned
- * for the local embedder; hosted embedders usually want a higher value (0.3 to 0.5).
+ * The default `threshold`: calibrate each agent's similarity threshold on reference texts with the
+ * embedder in use, so that routing holds with any embedder (see the README, "How routing works").
  */
-export const DEFAULT_THRESHOLD = 0.07;
+export const DEFAULT_THRESHOLD = 'auto';
 
-/** The score a matched keyword adds, shared by a forest and a tree routing on its own. */
-export const DEFAULT_KEYWORD_WEIGHT = 0.1;
+/** The score a matched keyword adds per unit of specificity, shared by a forest, a tree and an agent. */
+export const DEFAULT_KEYWORD_WEIGHT = 0.3;
 
 /** Options of a TreeAgent: either a ready core `agent`, or the fields to build one. */
 export interface TreeAgentOptions {
@@ -45,7 +47,12 @@ export interface TreeAgentOptions {
   model?: ModelLike;
   /** One line about the agent, embedded together with the system prompt. */
   description?: string;
-  /** Words that route a task here when they appear in it as whole tokens (default: `extractKeywords(systemPrompt)`). */
+  /**
+   * Words that make the agent relevant when the task has them, compared by stem as whole words
+   * ("taxes" matches "tax", "taxi" does not). Given keywords always count; by default they are every
+   * word of the description and system prompt except stop words, and generic words among those
+   * ("helps", "expert", "deep knowledge") never count.
+   */
   keywords?: string[];
   tools?: Tool[];
   temperature?: number;
@@ -84,14 +91,17 @@ export class TreeAgent {
   readonly name: string;
   readonly systemPrompt: string;
   readonly description: string | undefined;
-  /** Lower-cased single-token keywords, matched against task tokens. */
+  /** Lower-cased single-token keywords, most frequent first, matched against the task's words by stem. */
   readonly keywords: readonly string[];
+  /** True when `keywords` were given, false when they were extracted from the prompt. */
+  readonly keywordsGiven: boolean;
   /** The core agent that runs tasks. */
   readonly agent: Agent;
   readonly verbose: boolean;
   readonly #logger: ForestLogger;
   readonly #embedderOption: Embedder | undefined;
   #embedder: CachedEmbedder | undefined;
+  #router: AgentRouter | undefined;
 
   constructor(options: TreeAgentOptions) {
     const systemPrompt = options.systemPrompt ?? options.agent?.instructions;
@@ -113,9 +123,12 @@ export class TreeAgent {
     this.name = name;
     this.systemPrompt = systemPrompt;
     this.description = options.description ?? options.agent?.description;
+    this.keywordsGiven = options.keywords !== undefined;
     this.keywords = options.keywords
       ? [...new Set(options.keywords.flatMap((keyword) => tokenize(keyword)))]
-      : extractKeywords(systemPrompt);
+      : extractKeywords(this.description ? `${this.description}\n${systemPrompt}` : systemPrompt, {
+          topN: Number.POSITIVE_INFINITY,
+        });
     this.agent =
       options.agent ??
       new Agent({
@@ -145,23 +158,29 @@ export class TreeAgent {
   }
 
   /**
-   * True when one of the agent's keywords is a whole token of the task, or when the task's
-   * similarity to the prompt is at least `threshold`. Embeds the prompt and the task in one call.
+   * Whether the agent, on its own, would take the task: one of its keywords is in the task (generic
+   * words aside), or the task's similarity to its prompt reaches `threshold` (default `'auto'`:
+   * calibrated on reference texts, see the README). Embeds the prompt once, then each task.
    */
   async isRelevantForTask(
     task: string,
-    threshold = DEFAULT_THRESHOLD,
+    threshold: number | 'auto' = DEFAULT_THRESHOLD,
     options: { signal?: AbortSignal } = {},
   ): Promise<boolean> {
-    if (this.keywordMatches(task).length > 0) return true;
-    const [prompt, taskVector] = await this.#embed([this.routingText, task], options.signal);
-    return cosineSimilarity(prompt!, taskVector!) >= threshold;
+    checkThreshold(`TreeAgent "${this.name}"`, threshold);
+    this.#router ??= new AgentRouter([{ agent: this }], this.#embedderInstance());
+    const [outcome] = await this.#router.route(
+      [task],
+      { strategy: 'first', threshold, keywordWeight: DEFAULT_KEYWORD_WEIGHT },
+      options.signal,
+    );
+    return outcome?.chosen !== undefined;
   }
 
-  /** The agent's keywords that appear in the task as whole tokens (never as substrings). */
+  /** The agent's keywords that appear in the task as whole words, compared by stem (never as substrings). */
   keywordMatches(task: string): string[] {
-    const tokens = new Set(tokenize(task));
-    return this.keywords.filter((keyword) => tokens.has(keyword));
+    const stems = new Set(tokenize(task).map(stem));
+    return this.keywords.filter((keyword) => stems.has(stem(keyword)));
   }
 
   /**
@@ -199,7 +218,21 @@ export class TreeAgent {
   }
 
   #embed(texts: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
-    this.#embedder ??= cachedEmbedder(this.#embedderOption ?? localEmbedder());
-    return this.#embedder.embed(texts, signal ? { signal } : {});
+    return this.#embedderInstance().embed(texts, signal ? { signal } : {});
+  }
+
+  #embedderInstance(): CachedEmbedder {
+    this.#embedder ??= cachedEmbedder(this.#embedderOption ?? forestLocalEmbedder());
+    return this.#embedder;
+  }
+}
+
+/** Throws a ConfigError unless `threshold` is `'auto'` or a number from -1 to 1. */
+export function checkThreshold(owner: string, threshold: unknown): void {
+  if (threshold === 'auto') return;
+  if (typeof threshold !== 'number' || !(threshold >= -1 && threshold <= 1)) {
+    throw new ConfigError(
+      `${owner}: threshold must be a number from -1 to 1, or 'auto' (got ${JSON.stringify(threshold)}).`,
+    );
   }
 }

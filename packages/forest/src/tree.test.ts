@@ -44,6 +44,12 @@ describe('Tree', () => {
     expect((await tree.findRelevantAgent(task))?.name).toBe('Tax Expert');
     expect((await tree.findRelevantAgent(task, { routing: 'first' }))?.name).toBe('Financial Advisor');
     await expect(tree.findRelevantAgent('Who painted the Mona Lisa?')).resolves.toBeUndefined();
+    await expect(
+      tree.findRelevantAgent('Who painted the Mona Lisa?', { threshold: -1 }),
+    ).resolves.toBeDefined();
+    await expect(tree.findRelevantAgent(task, { threshold: 2 })).rejects.toThrow(
+      /Tree "Financial Services Tree": threshold must be a number from -1 to 1, or 'auto'/,
+    );
   });
 
   it('measures each agent against the centroid and its nearest neighbour, with one embedding call', async () => {

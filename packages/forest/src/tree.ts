@@ -1,9 +1,10 @@
 import { ConfigError } from '@swarm/core';
-import { cachedEmbedder, cosineSimilarity, type Embedder, localEmbedder } from '@swarm/embeddings';
+import { cachedEmbedder, cosineSimilarity, type Embedder } from '@swarm/embeddings';
 import { AgentRouter } from './agent-router.js';
+import { forestLocalEmbedder } from './default-embedder.js';
 import { consoleLogger, type ForestLogger, newLogId, preview, type TreeLog } from './logs.js';
 import type { RoutingStrategy } from './route-decision.js';
-import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
+import { checkThreshold, DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
 
 /** Options of a Tree. */
 export interface TreeOptions {
@@ -30,8 +31,9 @@ export interface AgentDistance {
 /** Options of `findRelevantAgent`. */
 export interface FindRelevantAgentOptions {
   routing?: RoutingStrategy;
-  threshold?: number;
-  /** Score added per matched keyword (default 0.1). */
+  /** A similarity every agent needs without a keyword, or `'auto'` (default): calibrated per agent. */
+  threshold?: number | 'auto';
+  /** Score added per unit of matched keyword specificity (default 0.1). */
   keywordWeight?: number;
   signal?: AbortSignal;
 }
@@ -84,11 +86,13 @@ export class Tree {
     task: string,
     options: FindRelevantAgentOptions = {},
   ): Promise<TreeAgent | undefined> {
+    const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+    checkThreshold(`Tree "${this.name}"`, threshold);
     const [outcome] = await this.#routerInstance().route(
       [task],
       {
         strategy: options.routing ?? 'best',
-        threshold: options.threshold ?? DEFAULT_THRESHOLD,
+        threshold,
         keywordWeight: options.keywordWeight ?? DEFAULT_KEYWORD_WEIGHT,
       },
       options.signal,
@@ -144,7 +148,7 @@ export class Tree {
   #routerInstance(): AgentRouter {
     this.#router ??= new AgentRouter(
       this.agents.map((agent) => ({ tree: this.name, agent })),
-      cachedEmbedder(this.#embedder ?? localEmbedder()),
+      cachedEmbedder(this.#embedder ?? forestLocalEmbedder()),
     );
     return this.#router;
   }

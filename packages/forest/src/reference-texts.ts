@@ -1,0 +1,40 @@
+/**
+ * Requests that belong to no specialist: small talk, everyday questions, and the generic wording of
+ * agent prompts ("an expert with deep knowledge who helps individuals"). The forest embeds them once,
+ * with the agents, to learn how similar an unrelated text looks to each agent *with this embedder*:
+ * an agent is relevant by similarity only when a task is closer to it than these are.
+ */
+export const referenceTexts: readonly string[] = [
+  'Hello, nice to meet you.',
+  'Can you tell me more about yourself?',
+  'Thank you very much for your time.',
+  'What should I do this weekend?',
+  'I have a quick question for you.',
+  'Please give me some advice.',
+  'Who is the best person to ask about this?',
+  'Explain it to me in simple words.',
+  'What is the weather like in the mountains?',
+  'Which movie should we watch tonight?',
+  'What year did the first person walk on the moon?',
+  'How tall is the tallest building in the world?',
+  'Write a haiku about the sea.',
+  'What is the meaning of life?',
+  'My friend is coming over for dinner.',
+  'Give me a fun fact about history.',
+  'How do I become more productive?',
+  'What are some good habits to start?',
+  'Sing me a song about summer.',
+  'I am bored, entertain me.',
+  "Let's play a word game.",
+  'Tell me a story about a dragon.',
+  'Which is bigger, an elephant or a whale?',
+  'Describe a sunset over the hills.',
+  'What is your opinion on modern art?',
+  'Summarize the news of the day.',
+  'What is a good name for a sailboat?',
+  'I need help from an expert with deep knowledge.',
+  'Provide comprehensive insights and recommendations for individuals and businesses.',
+  'Create a complete plan with the best strategies for success.',
+  'Our team needs a specialist who provides solutions and support.',
+  'I am looking for someone who helps people with their questions.',
+];
