@@ -2,7 +2,8 @@ import type { TopologyDescriptor } from '@swarm/core';
 import { forestDescriptor } from '@swarm/forest';
 import { swarmDescriptor } from '@swarm/handoff';
 import { autoSwarmBuilderDescriptor, multiAgentRouterDescriptor } from '@swarm/router';
-import { treeOfThoughtsDescriptor } from '@swarm/tot';
+import { heavySwarmDescriptor, hierarchicalSwarmDescriptor, plannerWorkerSwarmDescriptor } from '@swarm/hierarchy';
+import { coordinatedTreeOfThoughtsDescriptor, treeOfThoughtsDescriptor } from '@swarm/tot';
 import {
   agentRearrangeDescriptor,
   batchedGridWorkflowDescriptor,
@@ -15,6 +16,7 @@ import {
 const base: TopologyDescriptor[] = [
   forestDescriptor as TopologyDescriptor,
   treeOfThoughtsDescriptor as TopologyDescriptor,
+  coordinatedTreeOfThoughtsDescriptor as TopologyDescriptor,
   swarmDescriptor as TopologyDescriptor,
   multiAgentRouterDescriptor as TopologyDescriptor,
   sequentialWorkflowDescriptor as TopologyDescriptor,
@@ -23,6 +25,9 @@ const base: TopologyDescriptor[] = [
   roundRobinDescriptor as TopologyDescriptor,
   batchedGridWorkflowDescriptor as TopologyDescriptor,
   graphWorkflowDescriptor as TopologyDescriptor,
+  hierarchicalSwarmDescriptor as TopologyDescriptor,
+  plannerWorkerSwarmDescriptor as TopologyDescriptor,
+  heavySwarmDescriptor as TopologyDescriptor,
 ];
 
 /** Every topology the command knows, as the packages export their descriptors. */

@@ -2,7 +2,7 @@ import type { JsonSchema } from '../types.js';
 
 /**
  * A small value that satisfies a JSON Schema as zod emits it: the first enum member or const, the
- * minimum of a number, `false`, one item of an array (or `minItems`), every property of an object.
+ * minimum of a number, `false`, one item of an array (or `minItems`), the required properties of an object.
  * Enough to answer any `generateObject` call in a test without writing its arguments by hand.
  */
 export function sampleFromSchema(schema: JsonSchema, path = 'value'): unknown {
@@ -19,9 +19,13 @@ export function sampleFromSchema(schema: JsonSchema, path = 'value'): unknown {
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
+      // Required properties only: an optional one (a `dependsOn` list, say) is the least-committal answer left out.
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
       return Object.fromEntries(
-        Object.entries(properties).map(([key, value]) => [key, sampleFromSchema(value, key)]),
+        Object.entries(properties)
+          .filter(([key]) => required.has(key))
+          .map(([key, value]) => [key, sampleFromSchema(value, key)]),
       );
     }
     case 'array': {
