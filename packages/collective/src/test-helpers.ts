@@ -1,0 +1,26 @@
+import { Agent, type ModelRequest } from '@swarm/core';
+import { respond, ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
+
+/** An agent whose every call is answered by `answer`, and the model that records what it received. */
+export function scripted(
+  name: string,
+  answer: (request: ModelRequest, index: number) => ScriptedReply | Promise<ScriptedReply>,
+  instructions?: string,
+): { agent: Agent; model: ScriptedModel } {
+  const model = new ScriptedModel([], { id: name, fallback: respond(answer) });
+  return { agent: new Agent({ name, model, ...(instructions && { instructions }) }), model };
+}
+
+/** A reply calling the function the request forces with `args` (the answer to a generateObject). */
+export function forced(request: ModelRequest, args: Record<string, unknown>): ScriptedReply {
+  const choice = request.toolChoice;
+  if (typeof choice !== 'object')
+    throw new Error(`expected a forced function call, got ${JSON.stringify(choice)}`);
+  return { text: '', toolCalls: [{ name: choice.name, arguments: args }] };
+}
+
+/** Every text the request carries (system prompt and turns), to check what a model was shown. */
+export function shown(request: ModelRequest | undefined): string {
+  if (!request) return '';
+  return [request.system ?? '', ...request.messages.map((m) => `${m.name ?? ''} ${m.content}`)].join('\n');
+}
