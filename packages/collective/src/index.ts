@@ -1,3 +1,14 @@
+export {
+  MajorityVoting,
+  type MajorityVotingOptions,
+  type MajorityVotingResult,
+  voteSchema,
+} from './majority-voting.js';
+export {
+  type MajorityVotingDescriptorConfig,
+  majorityVotingConfigSchema,
+  majorityVotingDescriptor,
+} from './majority-voting-descriptor.js';
 export type { BudgetReason, MemberFailure } from './member-outcomes.js';
 export {
   type LayerAnswer,
@@ -10,3 +21,4 @@ export {
   mixtureOfAgentsConfigSchema,
   mixtureOfAgentsDescriptor,
 } from './mixture-of-agents-descriptor.js';
+export { normalizeAnswer, type TallyEntry, tallyVotes, type Vote } from './tally.js';

@@ -24,3 +24,24 @@ export function shown(request: ModelRequest | undefined): string {
   if (!request) return '';
   return [request.system ?? '', ...request.messages.map((m) => `${m.name ?? ''} ${m.content}`)].join('\n');
 }
+
+/**
+ * An agent whose structured calls fail validation `repairs` times before `args` is given: the
+ * most expensive path of a generateObject with that many repairs. Text calls get `text`.
+ */
+export function slowToComply(
+  name: string,
+  repairs: number,
+  args: (request: ModelRequest) => Record<string, unknown>,
+  text = `${name} says`,
+): { agent: Agent; model: ScriptedModel } {
+  let tries = 0;
+  return scripted(name, (request) => {
+    if (typeof request.toolChoice !== 'object') return text;
+    // A repair turn ends with the tool result of the failed call; a fresh call does not.
+    const fresh = request.messages.at(-1)?.role !== 'tool';
+    if (fresh) tries = 0;
+    tries += 1;
+    return forced(request, tries <= repairs ? { wrong: true } : args(request));
+  });
+}
