@@ -1,4 +1,18 @@
 export {
+  CouncilAsAJudge,
+  type CouncilAsAJudgeOptions,
+  type CouncilAsAJudgeResult,
+  type CouncilInput,
+  type DimensionScore,
+  judgeSchema,
+} from './council-as-a-judge.js';
+export {
+  type CouncilAsAJudgeDescriptorConfig,
+  councilAsAJudgeConfigSchema,
+  councilAsAJudgeDescriptor,
+} from './council-as-a-judge-descriptor.js';
+export { type Dimension, defaultDimensions } from './dimensions.js';
+export {
   MajorityVoting,
   type MajorityVotingOptions,
   type MajorityVotingResult,
