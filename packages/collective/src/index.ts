@@ -13,6 +13,18 @@ export {
 } from './council-as-a-judge-descriptor.js';
 export { type Dimension, defaultDimensions } from './dimensions.js';
 export {
+  type CouncilAnswer,
+  type CouncilFailure,
+  LLMCouncil,
+  type LLMCouncilOptions,
+  type LLMCouncilResult,
+} from './llm-council.js';
+export {
+  type LLMCouncilDescriptorConfig,
+  llmCouncilConfigSchema,
+  llmCouncilDescriptor,
+} from './llm-council-descriptor.js';
+export {
   MajorityVoting,
   type MajorityVotingOptions,
   type MajorityVotingResult,
@@ -35,4 +47,5 @@ export {
   mixtureOfAgentsConfigSchema,
   mixtureOfAgentsDescriptor,
 } from './mixture-of-agents-descriptor.js';
+export { type AggregateRank, anonymousIds, meanRank, type Ranking } from './rank-aggregation.js';
 export { normalizeAnswer, type TallyEntry, tallyVotes, type Vote } from './tally.js';

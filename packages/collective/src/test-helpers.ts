@@ -45,3 +45,11 @@ export function slowToComply(
     return forced(request, tries <= repairs ? { wrong: true } : args(request));
   });
 }
+
+/** The ids a rank call's schema offers, in order (a valid ranking of them). */
+export function offeredIds(request: ModelRequest): string[] {
+  const parameters = request.tools?.[0]?.parameters as
+    | { properties?: { ranking?: { items?: { enum?: string[] } } } }
+    | undefined;
+  return parameters?.properties?.ranking?.items?.enum ?? [];
+}
