@@ -1,3 +1,4 @@
+export { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
 export {
   CouncilAsAJudge,
   type CouncilAsAJudgeOptions,
@@ -12,6 +13,22 @@ export {
   councilAsAJudgeDescriptor,
 } from './council-as-a-judge-descriptor.js';
 export { type Dimension, defaultDimensions } from './dimensions.js';
+export {
+  type Bidding,
+  type ChatMessage,
+  type ChatRound,
+  GroupChat,
+  type GroupChatOptions,
+  type GroupChatResult,
+  intentSchema,
+  type PromptBias,
+  respondSchema,
+} from './group-chat.js';
+export {
+  type GroupChatDescriptorConfig,
+  groupChatConfigSchema,
+  groupChatDescriptor,
+} from './group-chat-descriptor.js';
 export {
   type CouncilAnswer,
   type CouncilFailure,
