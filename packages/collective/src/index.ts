@@ -12,6 +12,20 @@ export {
   councilAsAJudgeConfigSchema,
   councilAsAJudgeDescriptor,
 } from './council-as-a-judge-descriptor.js';
+export {
+  type Argument,
+  type DebateRound,
+  DebateWithJudge,
+  type DebateWithJudgeOptions,
+  type DebateWithJudgeResult,
+  type Verdict,
+  verdictSchema,
+} from './debate-with-judge.js';
+export {
+  type DebateWithJudgeDescriptorConfig,
+  debateWithJudgeConfigSchema,
+  debateWithJudgeDescriptor,
+} from './debate-with-judge-descriptor.js';
 export { type Dimension, defaultDimensions } from './dimensions.js';
 export {
   type Bidding,
