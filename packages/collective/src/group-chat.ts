@@ -18,7 +18,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
-import { budgetStopIn, isAbort } from './member-outcomes.js';
+import { type BudgetReason, budgetStopIn, isAbort } from './member-outcomes.js';
 import { integerOption, numberOption, requireAgent } from './options.js';
 
 /** The full bid: how much the agent wants the floor, and the message it would post. */
@@ -86,7 +86,7 @@ export interface GroupChatResult extends TopologyResult {
   rounds: ChatRound[];
   endedBy: 'threshold' | 'maxMessages' | 'budget';
   interrupted: boolean;
-  interruptionReason?: BudgetExceededError['reason'];
+  interruptionReason?: BudgetReason;
 }
 
 const biasLines: Record<PromptBias, string> = {
@@ -196,7 +196,10 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
         agent.generateObject(schema, this.#bidTurns(conversation, agent), {
           context,
           name: 'respond',
-          description: 'Bid for the floor: your score and your message.',
+          description:
+            this.bidding === 'full'
+              ? 'Bid for the floor: your score and the message you would post.'
+              : 'Bid for the floor: your score and one line on what you would say.',
           instructions: `${agent.instructions ? `${agent.instructions}\n\n` : ''}${this.#rules()}`,
           maxRepairs: this.#maxRepairs,
         }),

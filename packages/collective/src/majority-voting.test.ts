@@ -127,6 +127,17 @@ describe('MajorityVoting', () => {
     expect(consensus.model.calls).toHaveLength(0);
   });
 
+  it('stops at a token budget the same way, marked budget:tokens', async () => {
+    const voting = new MajorityVoting({
+      agents: [voter('a', 'Paris').agent, voter('b', 'Paris').agent],
+      maxWorkers: 1,
+    });
+    // Each scripted call reports 15 tokens: the second vote would start past a budget of 15.
+    const result = await voting.run(task, { budget: { maxTokens: 15 } });
+    expect(result.votes.map((v) => v.agent)).toEqual(['a']);
+    expect(result).toMatchObject({ output: 'Paris', interrupted: true, interruptionReason: 'budget:tokens' });
+  });
+
   it('rejects bad options with a ConfigError', () => {
     const a = voter('a', 'x').agent;
     expect(() => new MajorityVoting({ agents: [] })).toThrow(ConfigError);

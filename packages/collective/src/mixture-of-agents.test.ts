@@ -37,6 +37,28 @@ describe('MixtureOfAgents', () => {
     expect(result.output).toBe('Jupiter');
   });
 
+  it('runs at most maxWorkers workers at once', async () => {
+    const gate = new Gate();
+    const workers = ['ada', 'bob', 'cy'].map(
+      (name) =>
+        scripted(name, async () => {
+          await gate.wait();
+          return name;
+        }).agent,
+    );
+    const running = new MixtureOfAgents({
+      agents: workers,
+      aggregator: scripted('agg', () => 'done').agent,
+      layers: 1,
+      maxWorkers: 2,
+    }).run(task);
+    await gate.until(2);
+    await new Promise((r) => setImmediate(r));
+    expect(gate.waiting).toBe(2);
+    gate.open();
+    expect((await running).output).toBe('done');
+  });
+
   it("shows each worker of a later layer the task and only the previous layer's answers as typed turns", async () => {
     const ada = scripted('ada', (_r, i) => `ada ${i + 1}`);
     const bob = scripted('bob', (_r, i) => `bob ${i + 1}`);

@@ -1,4 +1,4 @@
-import { type Agent, ConfigError, isTopology, type Member, memberName } from '@swarm/core';
+import { type Agent, ConfigError, isMember, isTopology, type Member, memberName } from '@swarm/core';
 
 /** Checks an optional integer option: `min` or more (and at most `max`), else a ConfigError naming it. */
 export function integerOption(
@@ -48,28 +48,11 @@ export function requireAgent(owner: string, option: string, member: Member, why:
 
 /** Checks a member option that must be an Agent or a Topology. */
 export function requireMember(owner: string, option: string, member: unknown): Member {
-  const valid =
-    isTopology(member) ||
-    (typeof member === 'object' &&
-      member !== null &&
-      typeof (member as Agent).name === 'string' &&
-      typeof (member as Agent).run === 'function');
-  if (!valid) throw new ConfigError(`${owner}: ${option} must be an Agent or a Topology.`);
-  return member as Member;
+  if (!isMember(member)) throw new ConfigError(`${owner}: ${option} must be an Agent or a Topology.`);
+  return member;
 }
 
 /** The most model calls one `agent.run` can make: one without tools, `maxTurns` with them. */
 export function agentRunCalls(agent: Agent): number {
   return agent.tools.length > 0 ? agent.maxTurns : 1;
-}
-
-/** Finds a configured agent by name among `agents` (descriptor configs name agents, never hold them). */
-export function agentNamed(owner: string, option: string, agents: readonly Agent[], name: string): Agent {
-  const found = agents.find((a) => a.name === name);
-  if (!found) {
-    throw new ConfigError(
-      `${owner}: ${option} names "${name}", which is not among the agents (${agents.map((a) => a.name).join(', ')}).`,
-    );
-  }
-  return found;
 }
