@@ -84,6 +84,17 @@ describe('CouncilAsAJudge', () => {
     expect(result.scores.accuracy).toMatchObject({ score: 3 });
   });
 
+  it('streams a { question, response } run: council.scores among its events, the same result at the end', async () => {
+    const stream = new CouncilAsAJudge({ model: councilModel(() => 9), dimensions: ['accuracy'] }).stream(
+      exchange,
+    );
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types[0]).toBe('run.start');
+    expect(types).toContain('council.scores');
+    expect((await stream.result).scores.accuracy).toMatchObject({ score: 9 });
+  });
+
   it("judges with the user's own dimensions", async () => {
     const model = councilModel(() => 6);
     const council = new CouncilAsAJudge({

@@ -114,11 +114,22 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 
-  /**
-   * Judges `{ question, response }`, or one text holding both (the `Topology` form). A failing
-   * judge is reported in `scores`, not fatal.
-   */
-  async run(input: string | CouncilInput, options: RunOptions = {}): Promise<CouncilAsAJudgeResult> {
+  /** Judges a response to a question. A failing judge is reported in `scores`, not fatal. */
+  run(input: CouncilInput, options?: RunOptions): Promise<CouncilAsAJudgeResult>;
+  /** Judges one text holding both the question and the response (the `Topology` form). */
+  run(task: string, options?: RunOptions): Promise<CouncilAsAJudgeResult>;
+  run(input: string | CouncilInput, options: RunOptions = {}): Promise<CouncilAsAJudgeResult> {
+    return this.#evaluate(input, options);
+  }
+
+  /** Streams a run's events; takes `{ question, response }` or one text, like `run`. */
+  override stream(input: CouncilInput, options?: RunOptions): RunStream<CouncilAsAJudgeResult>;
+  override stream(task: string, options?: RunOptions): RunStream<CouncilAsAJudgeResult>;
+  override stream(input: string | CouncilInput, options: RunOptions = {}): RunStream<CouncilAsAJudgeResult> {
+    return runStream((o) => this.#evaluate(input, o), options);
+  }
+
+  async #evaluate(input: string | CouncilInput, options: RunOptions): Promise<CouncilAsAJudgeResult> {
     const exchange = describeExchange(input);
     return runTopology<CouncilAsAJudgeResult>(this, { task: exchange }, options, async (context) => {
       // 1. Judge: one judge per dimension, all at once.
@@ -162,11 +173,6 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
         ...(stop && { interruptionReason: stop.reason }),
       };
     });
-  }
-
-  /** Streams a run's events; takes `{ question, response }` like `run`. */
-  override stream(input: string | CouncilInput, options: RunOptions = {}): RunStream<CouncilAsAJudgeResult> {
-    return runStream((o) => this.run(input, o), options);
   }
 
   async #judge(judge: Agent, dimension: Dimension, exchange: string, context: RunContext) {

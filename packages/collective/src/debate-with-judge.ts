@@ -16,7 +16,14 @@ import {
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
-import { type BudgetReason, failure, isAbort, type MemberFailure, noAnswer } from './member-outcomes.js';
+import {
+  type BudgetReason,
+  failure,
+  isAbort,
+  type MemberAnswer,
+  type MemberFailure,
+  noAnswer,
+} from './member-outcomes.js';
 import { integerOption, requireAgent } from './options.js';
 
 /** The judge's verdict after each round (a forced, validated function call). */
@@ -31,7 +38,7 @@ export const verdictSchema = z.object({
 export type Verdict = z.output<typeof verdictSchema>;
 
 /** One side's argument in a round, or why it has none. */
-export type Argument = { agent: string; output: string } | MemberFailure;
+export type Argument = MemberAnswer | MemberFailure;
 
 /** One round: both arguments and the verdict (or why the judge gave none). */
 export interface DebateRound {

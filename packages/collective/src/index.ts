@@ -66,7 +66,7 @@ export {
   majorityVotingConfigSchema,
   majorityVotingDescriptor,
 } from './majority-voting-descriptor.js';
-export type { BudgetReason, MemberFailure } from './member-outcomes.js';
+export type { BudgetReason, MemberAnswer, MemberFailure } from './member-outcomes.js';
 export {
   type LayerAnswer,
   MixtureOfAgents,

@@ -3,6 +3,12 @@ import { type BudgetExceededError, budgetStop, errorMessage, type Settled, Swarm
 /** Why a run stopped early for its budget. */
 export type BudgetReason = 'budget:calls' | 'budget:tokens';
 
+/** A member's answer. */
+export interface MemberAnswer {
+  agent: string;
+  output: string;
+}
+
 /** A member whose call failed: its name and the error message (the run goes on without it). */
 export interface MemberFailure {
   agent: string;

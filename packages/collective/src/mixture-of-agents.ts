@@ -18,6 +18,7 @@ import {
   type BudgetReason,
   budgetStopIn,
   failure,
+  type MemberAnswer,
   type MemberFailure,
   noAnswer,
   orBudgetStop,
@@ -38,7 +39,7 @@ export interface MixtureOfAgentsOptions {
 }
 
 /** One worker's answer in one layer, or why it has none. */
-export type LayerAnswer = { agent: string; output: string } | MemberFailure;
+export type LayerAnswer = MemberAnswer | MemberFailure;
 
 /** What a MixtureOfAgents run returns. */
 export interface MixtureOfAgentsResult extends TopologyResult {
@@ -83,7 +84,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
       const conversation = new Conversation();
       conversation.add('user', task);
       const layers: LayerAnswer[][] = [];
-      let latest: { agent: string; output: string }[] = [];
+      let latest: MemberAnswer[] = [];
       let budget: BudgetExceededError | undefined;
 
       // 1. Layers: every worker at once; from the second layer on, each sees the latest answers.
@@ -91,7 +92,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
         const answers = await this.#layer(task, latest, context);
         budget = answers.budget;
         layers.push(answers.entries);
-        const answered = answers.entries.filter((a): a is { agent: string; output: string } => 'output' in a);
+        const answered = answers.entries.filter((a): a is MemberAnswer => 'output' in a);
         for (const a of answered) conversation.add('assistant', a.output, a.agent);
         context.emit({
           type: 'moa.layer',
@@ -126,7 +127,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
     });
   }
 
-  async #layer(task: string, previous: { agent: string; output: string }[], context: RunContext) {
+  async #layer(task: string, previous: MemberAnswer[], context: RunContext) {
     const settled = await mapSettled(
       this.agents,
       (worker) => {
@@ -149,12 +150,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
 
 // The task, then the answers as typed turns: the reader's own earlier answer as its `assistant`
 // turn, everyone else's as a named `user` turn; then what to do with them.
-function turnsFor(
-  task: string,
-  answers: { agent: string; output: string }[],
-  reader: string,
-  instruction: string,
-): Message[] {
+function turnsFor(task: string, answers: MemberAnswer[], reader: string, instruction: string): Message[] {
   return [
     { role: 'user', content: task },
     ...answers.map(
