@@ -1,4 +1,4 @@
-import { ConfigError, type ModelRequest } from '@swarm/core';
+import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GroupChat } from './group-chat.js';
@@ -132,6 +132,26 @@ describe('GroupChat', () => {
     ]);
     expect(result.rounds[1]?.bids[2]).toMatchObject({ score: 0, adjusted: 0 });
     expect(result.messages).toEqual([{ agent: 'cyrus', content: 'cyrus: the sea' }]);
+  });
+
+  it('traces every round of bids and every posted message', async () => {
+    const events: SwarmEvent[] = [];
+    const ada = bidder('ada', [
+      [0.9, 'ada 1'],
+      [0, ''],
+    ]);
+    const bob = bidder('bob', [
+      [0.3, 'bob 1'],
+      [0, ''],
+    ]);
+    const result = await new GroupChat({ agents: [ada.agent, bob.agent] }).run(task, {
+      onEvent: (e) => events.push(e),
+    });
+    const bids = events.filter((e) => e.type === 'groupchat.bid');
+    expect(bids.map((e) => e.bids)).toEqual(result.rounds.map((r) => r.bids));
+    expect(events.filter((e) => e.type === 'groupchat.message')).toMatchObject([
+      { agent: 'ada', content: 'ada 1' },
+    ]);
   });
 
   it('stops at maxMessages', async () => {

@@ -165,7 +165,8 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
         const { bids, drafts, stop } = await this.#bids(conversation, speakers, context);
         const round: ChatRound = { bids };
         rounds.push(round);
-        context.emit({ type: 'groupchat.bid', round: rounds.length, bids });
+        // A copy: a winner whose message then fails is marked silent in the round, not in the trace.
+        context.emit({ type: 'groupchat.bid', round: rounds.length, bids: structuredClone(bids) });
         if (stop) return finish('budget', stop);
 
         // 2. Floor: the single highest adjusted bid strictly above the threshold speaks.
