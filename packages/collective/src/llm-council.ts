@@ -154,9 +154,10 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       .object({
         ranking: z
           .array(z.enum(ids))
+          .length(ids.length)
           .describe(`Every response id exactly once, best first: ${ids.join(', ')}.`),
       })
-      .refine((r) => r.ranking.length === ids.length && new Set(r.ranking).size === ids.length, {
+      .refine((r) => new Set(r.ranking).size === ids.length, {
         message: `ranking must list each of ${ids.join(', ')} exactly once`,
         path: ['ranking'],
       });
