@@ -1,0 +1,142 @@
+import { ConfigError, type ModelRequest } from '@swarm/core';
+import { describe, expect, it } from 'vitest';
+import { DebateWithJudge, type Verdict } from './debate-with-judge.js';
+import { MixtureOfAgents } from './mixture-of-agents.js';
+import { forced, scripted } from './test-helpers.js';
+
+const proposition = 'Remote work is better than office work.';
+const verdict = (over: Partial<Verdict> = {}): Verdict => ({
+  winner: 'pro',
+  synthesis: 'Hybrid work wins.',
+  confidence: 0.7,
+  converged: false,
+  ...over,
+});
+
+function judgeOf(verdicts: (Verdict | 'fail')[]) {
+  let n = 0;
+  return scripted('judge', (request: ModelRequest) => {
+    const v = verdicts[n++] ?? verdict();
+    return v === 'fail' ? 'no call' : forced(request, v);
+  });
+}
+
+const pro = () => scripted('pro', (_r, i) => `pro argument ${i + 1}`);
+const con = () => scripted('con', (_r, i) => `con argument ${i + 1}`);
+
+describe('DebateWithJudge', () => {
+  it('debates maxLoops rounds and returns the last verdict and its synthesis', async () => {
+    const judge = judgeOf([
+      verdict(),
+      verdict(),
+      verdict({ winner: 'con', synthesis: 'Offices win.', confidence: 0.9 }),
+    ]);
+    const result = await new DebateWithJudge({ pro: pro().agent, con: con().agent, judge: judge.agent }).run(
+      proposition,
+    );
+    expect(result.rounds).toHaveLength(3);
+    expect(result.verdict).toEqual({
+      winner: 'con',
+      synthesis: 'Offices win.',
+      confidence: 0.9,
+      converged: false,
+    });
+    expect(result.output).toBe('Offices win.');
+    expect(result.endedBy).toBe('maxLoops');
+    expect(result.rounds[0]).toEqual({
+      pro: { agent: 'pro', output: 'pro argument 1' },
+      con: { agent: 'con', output: 'con argument 1' },
+      verdict: verdict(),
+    });
+  });
+
+  it('shows each side the debate as typed turns: its own as assistant, the others by name', async () => {
+    const p = pro();
+    const c = con();
+    await new DebateWithJudge({ pro: p.agent, con: c.agent, judge: judgeOf([]).agent, maxLoops: 2 }).run(
+      proposition,
+    );
+    const second = p.model.calls[1]?.messages ?? [];
+    expect(second.slice(0, 4)).toEqual([
+      { role: 'user', content: `Proposition: ${proposition}` },
+      { role: 'assistant', content: 'pro argument 1' },
+      { role: 'user', name: 'con', content: 'con argument 1' },
+      { role: 'user', name: 'judge', content: 'Verdict: pro. Hybrid work wins.' },
+    ]);
+    expect(second.at(-1)?.content).toMatch(/pro, argue for the proposition/);
+    expect(c.model.calls[0]?.messages[1]).toEqual({ role: 'user', name: 'pro', content: 'pro argument 1' });
+  });
+
+  it('stops early when the judge says the debate has converged', async () => {
+    const judge = judgeOf([verdict(), verdict({ converged: true, winner: 'tie' })]);
+    const p = pro();
+    const result = await new DebateWithJudge({
+      pro: p.agent,
+      con: con().agent,
+      judge: judge.agent,
+      maxLoops: 5,
+    }).run(proposition);
+    expect(result.rounds).toHaveLength(2);
+    expect(result.endedBy).toBe('converged');
+    expect(result.verdict.winner).toBe('tie');
+    expect(p.model.calls).toHaveLength(2);
+  });
+
+  it('records a failing side and a failed verdict, and goes on', async () => {
+    const broken = scripted('con', () => {
+      throw new Error('con is down');
+    });
+    const judge = judgeOf(['fail', verdict({ synthesis: 'Pro stands unanswered.' })]);
+    const result = await new DebateWithJudge({
+      pro: pro().agent,
+      con: broken.agent,
+      judge: judge.agent,
+      maxLoops: 2,
+      maxRepairs: 0,
+    }).run(proposition);
+    expect(result.rounds[0]?.con).toEqual({ agent: 'con', error: 'con is down' });
+    expect(result.rounds[0]?.verdict).toEqual({ error: expect.stringMatching(/no valid verdict call/) });
+    expect(result.output).toBe('Pro stands unanswered.');
+  });
+
+  it('answers from the last verdict when the budget runs out', async () => {
+    const result = await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judgeOf([verdict({ synthesis: 'Round one says hybrid.' })]).agent,
+    }).run(proposition, { budget: { maxCalls: 4 } });
+    expect(result).toMatchObject({
+      output: 'Round one says hybrid.',
+      endedBy: 'budget',
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+    });
+    expect(result.rounds).toHaveLength(1);
+  });
+
+  it('takes a Topology as a side but not as the judge', async () => {
+    const team = new MixtureOfAgents({
+      name: 'pro-team',
+      agents: [scripted('x', () => 'x argues').agent],
+      aggregator: scripted('x-agg', () => 'the team argues for').agent,
+      layers: 1,
+    });
+    const result = await new DebateWithJudge({
+      pro: team,
+      con: con().agent,
+      judge: judgeOf([verdict({ converged: true })]).agent,
+    }).run(proposition);
+    expect(result.rounds[0]?.pro).toEqual({ agent: 'pro-team', output: 'the team argues for' });
+    expect(() => new DebateWithJudge({ pro: pro().agent, con: con().agent, judge: team as never })).toThrow(
+      /judge "pro-team" is a Topology/,
+    );
+  });
+
+  it('rejects bad options with a ConfigError', () => {
+    const options = { pro: pro().agent, con: con().agent, judge: judgeOf([]).agent };
+    expect(() => new DebateWithJudge({ ...options, maxLoops: 0 })).toThrow(
+      /maxLoops must be an integer >= 1/,
+    );
+    expect(() => new DebateWithJudge({ ...options, con: options.pro })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,201 @@
+import {
+  type Agent,
+  BaseTopology,
+  type BudgetExceededError,
+  budgetStop,
+  Conversation,
+  errorMessage,
+  type Member,
+  type Message,
+  memberName,
+  type RunContext,
+  type RunOptions,
+  runMember,
+  runTopology,
+  type TopologyResult,
+  validateMembers,
+} from '@swarm/core';
+import { z } from 'zod';
+import {
+  type BudgetReason,
+  failure,
+  isAbort,
+  type MemberAnswer,
+  type MemberFailure,
+  noAnswer,
+} from './member-outcomes.js';
+import { integerOption, requireAgent } from './options.js';
+
+/** The judge's verdict after each round (a forced, validated function call). */
+export const verdictSchema = z.object({
+  winner: z.enum(['pro', 'con', 'tie']).describe('Who argued better so far.'),
+  synthesis: z.string().describe('The best answer on the proposition, drawing on both sides.'),
+  confidence: z.number().min(0).max(1).describe('How sure you are of the synthesis, from 0 to 1.'),
+  converged: z.boolean().describe('True when the sides no longer add anything new: the debate can stop.'),
+});
+
+/** The judge's verdict. */
+export type Verdict = z.output<typeof verdictSchema>;
+
+/** One side's argument in a round, or why it has none. */
+export type Argument = MemberAnswer | MemberFailure;
+
+/** One round: both arguments and the verdict (or why the judge gave none). */
+export interface DebateRound {
+  pro: Argument;
+  con: Argument;
+  verdict: Verdict | { error: string };
+}
+
+/** Options of a DebateWithJudge. */
+export interface DebateWithJudgeOptions {
+  name?: string;
+  /** Argues for the proposition (an Agent or a Topology). */
+  pro: Member;
+  /** Argues against it (an Agent or a Topology). */
+  con: Member;
+  /** Gives a structured verdict after each round, so it must be an Agent. */
+  judge: Agent;
+  /** Rounds at most (default 3); the judge may stop earlier by declaring convergence. */
+  maxLoops?: number;
+  /** Validation failures sent back to the judge before its verdict counts as failed (default 2). */
+  maxRepairs?: number;
+}
+
+/** What a DebateWithJudge run returns. */
+export interface DebateWithJudgeResult extends TopologyResult {
+  /** The synthesis of the last verdict. */
+  output: string;
+  /** The last verdict given. */
+  verdict: Verdict;
+  rounds: DebateRound[];
+  endedBy: 'converged' | 'maxLoops' | 'budget';
+  interrupted: boolean;
+  interruptionReason?: BudgetReason;
+}
+
+/**
+ * Pro and con argue over a fixed proposition, round after round; after each round the judge
+ * gives a verdict, and stops the debate early once it has converged (seed 001's DebateWithJudge).
+ */
+export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
+  readonly type = 'DebateWithJudge';
+  readonly name: string;
+  readonly pro: Member;
+  readonly con: Member;
+  readonly judge: Agent;
+  readonly maxLoops: number;
+  readonly #maxRepairs: number;
+
+  constructor(options: DebateWithJudgeOptions) {
+    super();
+    const owner = 'DebateWithJudge';
+    this.name = options.name ?? 'debate-with-judge';
+    const [pro, con, judge] = validateMembers([options.pro, options.con, options.judge], owner, {
+      option: 'pro, con and judge',
+      min: 3,
+    });
+    this.pro = pro!;
+    this.con = con!;
+    this.judge = requireAgent(owner, 'judge', judge!, 'the judge returns a structured verdict');
+    this.maxLoops = integerOption(owner, 'maxLoops', options.maxLoops, 3, 1);
+    this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+  }
+
+  /** Debates `proposition` for at most `maxLoops` rounds and returns the judge's last synthesis. */
+  run(proposition: string, options: RunOptions = {}): Promise<DebateWithJudgeResult> {
+    return runTopology<DebateWithJudgeResult>(this, { task: proposition }, options, async (context) => {
+      const debate = new Conversation();
+      debate.add('user', `Proposition: ${proposition}`);
+      const rounds: DebateRound[] = [];
+      let verdict: Verdict | undefined;
+      let endedBy: DebateWithJudgeResult['endedBy'] = 'maxLoops';
+      let stop: BudgetExceededError | undefined;
+
+      for (let loop = 1; loop <= this.maxLoops; loop++) {
+        try {
+          // 1. Pro argues, then con answers it.
+          const pro = await this.#argue(this.pro, 'for', debate, context);
+          const con = await this.#argue(this.con, 'against', debate, context);
+          // 2. The judge weighs the whole debate so far.
+          const judged = await this.#judge(debate, context);
+          rounds.push({ pro, con, verdict: judged });
+          context.emit({ type: 'debate.verdict', round: loop, verdict: judged });
+          if ('winner' in judged) {
+            verdict = judged;
+            debate.add('assistant', `Verdict: ${judged.winner}. ${judged.synthesis}`, this.judge.name);
+            // 3. Converged: nothing new is being said; stop early.
+            if (judged.converged) {
+              endedBy = 'converged';
+              break;
+            }
+          }
+        } catch (error) {
+          if (!budgetStop(error)) throw error;
+          stop = error as BudgetExceededError;
+          endedBy = 'budget';
+          break;
+        }
+      }
+      if (!verdict) {
+        if (stop) throw stop;
+        throw noAnswer('DebateWithJudge: the judge gave no valid verdict in any round.');
+      }
+      return {
+        output: verdict.synthesis,
+        verdict,
+        rounds,
+        endedBy,
+        interrupted: stop !== undefined,
+        ...(stop && { interruptionReason: stop.reason }),
+      };
+    });
+  }
+
+  // One side's argument; its failure is recorded and the debate goes on. Budget and abort stop it.
+  async #argue(
+    side: Member,
+    stance: 'for' | 'against',
+    debate: Conversation,
+    context: RunContext,
+  ): Promise<Argument> {
+    const agent = memberName(side);
+    const input: Message[] = [
+      ...debate.toMessages(agent),
+      {
+        role: 'user',
+        content: `${agent}, argue ${stance} the proposition. Answer the other side's latest points; bring new arguments rather than repeating yours.`,
+      },
+    ];
+    try {
+      const { output } = await runMember(side, input, context);
+      debate.add('assistant', output, agent);
+      return { agent, output };
+    } catch (error) {
+      if (isAbort(error) || budgetStop(error)) throw error;
+      return failure(agent, error);
+    }
+  }
+
+  async #judge(debate: Conversation, context: RunContext): Promise<Verdict | { error: string }> {
+    const input: Message[] = [
+      ...debate.toMessages(this.judge.name),
+      {
+        role: 'user',
+        content: `Judge the debate so far. ${memberName(this.pro)} argues for, ${memberName(this.con)} against. Give the winner (pro, con or tie), your synthesis, your confidence, and whether the debate has converged.`,
+      },
+    ];
+    try {
+      const { object } = await this.judge.generateObject(verdictSchema, input, {
+        context,
+        name: 'verdict',
+        description: 'Give your verdict on the debate so far.',
+        maxRepairs: this.#maxRepairs,
+      });
+      return object;
+    } catch (error) {
+      if (isAbort(error) || budgetStop(error)) throw error;
+      return { error: errorMessage(error) };
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { type BudgetExceededError, budgetStop, errorMessage, type Settled, SwarmError } from '@swarm/core';
+
+/** Why a run stopped early for its budget. */
+export type BudgetReason = 'budget:calls' | 'budget:tokens';
+
+/** A member's answer. */
+export interface MemberAnswer {
+  agent: string;
+  output: string;
+}
+
+/** A member whose call failed: its name and the error message (the run goes on without it). */
+export interface MemberFailure {
+  agent: string;
+  error: string;
+}
+
+/**
+ * Reads settled member calls: an abort is rethrown (it ends the run), a budget refusal is
+ * returned as the run's budget stop, and every other failure stays a failure of that member only.
+ */
+export function budgetStopIn<T>(settled: readonly Settled<T>[]): BudgetExceededError | undefined {
+  for (const outcome of settled) {
+    if (outcome.status === 'rejected' && isAbort(outcome.reason)) throw outcome.reason;
+  }
+  for (const outcome of settled) {
+    if (outcome.status === 'rejected' && budgetStop(outcome.reason))
+      return outcome.reason as BudgetExceededError;
+  }
+  return undefined;
+}
+
+/** Runs one call; a budget refusal comes back as the stop (to answer from what the run has), anything else is thrown. */
+export async function orBudgetStop<T>(
+  call: () => Promise<T>,
+): Promise<{ value: T } | { stop: BudgetExceededError }> {
+  try {
+    return { value: await call() };
+  } catch (error) {
+    if (budgetStop(error)) return { stop: error as BudgetExceededError };
+    throw error;
+  }
+}
+
+/** True for an `AbortError` from any copy of `@swarm/core`. */
+export function isAbort(error: unknown): boolean {
+  return SwarmError.isInstance(error) && error.code === 'ABORTED';
+}
+
+/** The failure record of one member. */
+export function failure(agent: string, error: unknown): MemberFailure {
+  return { agent, error: errorMessage(error) };
+}
+
+/** The run has nothing to answer from: every member that could give an answer failed. */
+export function noAnswer(message: string, cause?: unknown): SwarmError {
+  return new SwarmError('NO_ANSWER', message, { cause });
+}

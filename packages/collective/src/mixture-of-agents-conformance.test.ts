@@ -1,0 +1,12 @@
+import { Agent } from '@swarm/core';
+import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { MixtureOfAgents } from './mixture-of-agents.js';
+
+describeTopologyConformance('MixtureOfAgents', {
+  create: (model) =>
+    new MixtureOfAgents({
+      agents: [new Agent({ name: 'ada', model }), new Agent({ name: 'bob', model })],
+      aggregator: new Agent({ name: 'agg', model }),
+      layers: 2,
+    }),
+});
