@@ -1,8 +1,20 @@
+import {
+  councilAsAJudgeDescriptor,
+  debateWithJudgeDescriptor,
+  groupChatDescriptor,
+  llmCouncilDescriptor,
+  majorityVotingDescriptor,
+  mixtureOfAgentsDescriptor,
+} from '@swarm/collective';
 import type { TopologyDescriptor } from '@swarm/core';
 import { forestDescriptor } from '@swarm/forest';
 import { swarmDescriptor } from '@swarm/handoff';
+import {
+  heavySwarmDescriptor,
+  hierarchicalSwarmDescriptor,
+  plannerWorkerSwarmDescriptor,
+} from '@swarm/hierarchy';
 import { autoSwarmBuilderDescriptor, multiAgentRouterDescriptor } from '@swarm/router';
-import { heavySwarmDescriptor, hierarchicalSwarmDescriptor, plannerWorkerSwarmDescriptor } from '@swarm/hierarchy';
 import { coordinatedTreeOfThoughtsDescriptor, treeOfThoughtsDescriptor } from '@swarm/tot';
 import {
   agentRearrangeDescriptor,
@@ -28,6 +40,12 @@ const base: TopologyDescriptor[] = [
   hierarchicalSwarmDescriptor as TopologyDescriptor,
   plannerWorkerSwarmDescriptor as TopologyDescriptor,
   heavySwarmDescriptor as TopologyDescriptor,
+  mixtureOfAgentsDescriptor as TopologyDescriptor,
+  majorityVotingDescriptor as TopologyDescriptor,
+  councilAsAJudgeDescriptor as TopologyDescriptor,
+  llmCouncilDescriptor as TopologyDescriptor,
+  groupChatDescriptor as TopologyDescriptor,
+  debateWithJudgeDescriptor as TopologyDescriptor,
 ];
 
 /** Every topology the command knows, as the packages export their descriptors. */
