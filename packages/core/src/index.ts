@@ -17,6 +17,7 @@ export {
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  SessionConflictError,
   StructuredOutputError,
   SwarmError,
   type SwarmErrorCode,
