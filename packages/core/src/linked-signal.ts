@@ -83,7 +83,11 @@ export function abortableDelay(ms: number, signal: AbortSignal | undefined): Pro
  * Settles like `work`, or rejects with an AbortError as soon as `signal` fires, whatever `work`
  * does: for code (a tool, an SDK) that may ignore its signal. The listener is removed either way.
  */
-export function raceSignal<T>(work: Promise<T>, signal: AbortSignal | undefined, message?: string): Promise<T> {
+export function raceSignal<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  message?: string,
+): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new AbortError(message, { cause: signal.reason }));

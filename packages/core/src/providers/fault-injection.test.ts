@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent.js';
 import { AbortError, ModelError } from '../errors.js';
-import { type MockProviderServer, type MockStep, mockProviderServer } from '../testing/mock-provider-server.js';
+import {
+  type MockProviderServer,
+  type MockStep,
+  mockProviderServer,
+} from '../testing/mock-provider-server.js';
 import { tool } from '../tool.js';
 import type { Model, ModelRequest, ModelResponse } from '../types.js';
 import { anthropicModel } from './anthropic.js';

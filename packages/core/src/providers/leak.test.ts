@@ -1,10 +1,11 @@
 // Leak checks: many calls on one long-lived signal leave no listener on it and a flat heap, and
 // aborted runs leave no timer. The SDKs run for real; only their `fetch` is a canned answer, so
 // ten thousand calls take a second.
-import Anthropic from '@anthropic-ai/sdk';
+
 import { getEventListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.js';

@@ -39,7 +39,11 @@ export function toSwarmError(
     });
   }
   if (sdk && error instanceof sdk.APIError) {
-    const { status, type, headers } = error as Error & { status?: unknown; type?: unknown; headers?: unknown };
+    const { status, type, headers } = error as Error & {
+      status?: unknown;
+      type?: unknown;
+      headers?: unknown;
+    };
     const httpStatus = typeof status === 'number' ? status : undefined;
     // The server may say outright whether a retry helps; else an error event inside a 200 stream
     // (no status) tells by its type, and an HTTP error by its status.

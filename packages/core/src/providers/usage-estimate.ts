@@ -14,7 +14,8 @@ export function estimateUsage(request: ModelRequest, text: string, toolCalls: re
   let input = request.system?.length ?? 0;
   for (const message of request.messages) {
     input += message.content.length;
-    for (const call of message.toolCalls ?? []) input += call.name.length + JSON.stringify(call.arguments).length;
+    for (const call of message.toolCalls ?? [])
+      input += call.name.length + JSON.stringify(call.arguments).length;
   }
   for (const tool of request.tools ?? []) {
     input += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;

@@ -289,7 +289,12 @@ function sendFault(res: ServerResponse, api: MockApi, fault: MockFault, stream: 
       } else if (api === 'anthropic') {
         sendJson(res, 200, { id: 'msg_mock_empty', type: 'message', role: 'assistant', model: 'mock' });
       } else {
-        sendJson(res, 200, { id: 'chatcmpl-mock-empty', object: 'chat.completion', model: 'mock', choices: [] });
+        sendJson(res, 200, {
+          id: 'chatcmpl-mock-empty',
+          object: 'chat.completion',
+          model: 'mock',
+          choices: [],
+        });
       }
       return;
     case 'malformed':
