@@ -75,13 +75,20 @@ describe.each(['openai', 'anthropic'] as const)('leaks over %s', (name) => {
     const model = models[name](cannedFetch(200, answers[name]));
     const { signal } = new AbortController();
     const request = { messages: [{ role: 'user' as const, content: 'hi' }], signal };
-    for (let i = 0; i < 1_000; i++) await model.generate(request);
+    for (let i = 0; i < 500; i++) await model.generate(request);
     const before = heapMiB();
     for (let i = 0; i < 10_000; i++) await model.generate(request);
     const growth = heapMiB() - before;
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
     // One listener (with its SDK closure) per call grew the heap by about 9 MiB per 10,000 calls.
     expect(growth).toBeLessThan(3);
+  });
+
+  it('1,000 agent runs on one signal leave no listener on it', async () => {
+    const agent = new Agent({ name: 'busy', model: models[name](cannedFetch(200, answers[name])) });
+    const { signal } = new AbortController();
+    for (let i = 0; i < 1_000; i++) await agent.run('hi', { signal });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('1,000 runs aborted during a Retry-After wait all reject with AbortError and leave no timer', async () => {
