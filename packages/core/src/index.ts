@@ -36,6 +36,7 @@ export {
   openaiCompatibleModel,
   openaiCompatiblePresets,
 } from './providers/openai-compatible.js';
+export type { ProviderCallOptions } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
@@ -50,6 +51,7 @@ export {
   tool,
   toolDefinition,
 } from './tool.js';
+export type { TimedTool } from './tool-time-limit.js';
 export { BaseTopology, type Topology, type TopologyDescriptor, type TopologyResult } from './topology.js';
 export type {
   FinishReason,

@@ -30,7 +30,7 @@ describe('tool time limits', () => {
     const abortedAt = performance.now();
     controller.abort();
     await expect(run).rejects.toBeInstanceOf(AbortError);
-    expect(performance.now() - abortedAt).toBeLessThan(200);
+    expect(performance.now() - abortedAt).toBeLessThan(2_000);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     expect(model.calls).toHaveLength(1);
   });

@@ -70,7 +70,8 @@ function timers(): number {
   return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
 }
 
-describe.each(['openai', 'anthropic'] as const)('leaks over %s', (name) => {
+// Ten thousand SDK calls take a few seconds on an idle machine; allow for a busy one.
+describe.each(['openai', 'anthropic'] as const)('leaks over %s', { timeout: 120_000 }, (name) => {
   it('10,000 calls on one signal leave no listener on it and a flat heap', async () => {
     const model = models[name](cannedFetch(200, answers[name]));
     const { signal } = new AbortController();
