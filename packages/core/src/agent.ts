@@ -3,8 +3,8 @@ import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import { resolveModel } from './resolve-model.js';
 import { RunContext, type RunOptions } from './run-context.js';
+import { executeWithin, type TimedTool } from './timed-tool.js';
 import { describeZodError, type Tool, toolDefinition } from './tool.js';
-import { executeWithin, type TimedTool } from './tool-time-limit.js';
 import type { Message, Model, ModelLike, ToolCall, ToolChoice, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 

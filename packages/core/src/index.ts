@@ -42,6 +42,7 @@ export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunOptions } from './run-context.js';
 export { type RunStream, runStream } from './run-stream.js';
+export type { TimedTool } from './timed-tool.js';
 export {
   describeZodError,
   type Tool,
@@ -51,7 +52,6 @@ export {
   tool,
   toolDefinition,
 } from './tool.js';
-export type { TimedTool } from './tool-time-limit.js';
 export { BaseTopology, type Topology, type TopologyDescriptor, type TopologyResult } from './topology.js';
 export type {
   FinishReason,

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { Agent } from './agent.js';
 import { AbortError, ConfigError } from './errors.js';
 import { reply, ScriptedModel, toolCall } from './testing/scripted-model.js';
+import type { TimedTool } from './timed-tool.js';
 import { type Tool, tool } from './tool.js';
-import type { TimedTool } from './tool-time-limit.js';
 
 /** A tool whose execute never settles and ignores its signal; it records the signal it was given. */
 function stuckTool(seen: (AbortSignal | undefined)[] = []): Tool {
