@@ -4,6 +4,7 @@ import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import { resolveModel } from './resolve-model.js';
 import { RunContext, type RunOptions } from './run-context.js';
+import { executeWithin, type TimedTool } from './timed-tool.js';
 import { describeZodError, type Tool, toolDefinition } from './tool.js';
 import type { Message, Model, ModelLike, ToolCall, ToolChoice, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
@@ -20,6 +21,11 @@ export interface AgentOptions {
   maxTokens?: number;
   /** Model calls one run may make before `MaxTurnsExceededError` (default 10). */
   maxTurns?: number;
+  /**
+   * Time limit of one tool call in milliseconds (default: none); a tool's own `timeoutMs` wins.
+   * A call past it is answered to the model as a tool error.
+   */
+  toolTimeoutMs?: number;
 }
 
 /** Per-run options of `agent.run`: the run's shared context, and tools added for this run only. */
@@ -74,6 +80,7 @@ export class Agent {
   readonly temperature: number | undefined;
   readonly maxTokens: number | undefined;
   readonly maxTurns: number;
+  readonly toolTimeoutMs: number | undefined;
 
   constructor(options: AgentOptions) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
@@ -93,6 +100,18 @@ export class Agent {
         `Agent "${options.name}": maxTokens must be an integer >= 1 (got ${options.maxTokens}).`,
       );
     }
+    for (const [name, ms] of [
+      ['toolTimeoutMs', options.toolTimeoutMs],
+      ...(options.tools ?? []).map(
+        (t) => [`tool "${t.name}" timeoutMs`, (t as TimedTool).timeoutMs] as const,
+      ),
+    ] as const) {
+      if (ms !== undefined && !(Number.isFinite(ms) && ms > 0)) {
+        throw new ConfigError(
+          `Agent "${options.name}": ${name} must be a positive number of milliseconds (got ${ms}).`,
+        );
+      }
+    }
     const twice = duplicateToolName(options.tools ?? []);
     if (twice !== undefined)
       throw new ConfigError(`Agent "${options.name}": two tools are named "${twice}".`);
@@ -104,6 +123,7 @@ export class Agent {
     this.temperature = options.temperature;
     this.maxTokens = options.maxTokens;
     this.maxTurns = maxTurns;
+    this.toolTimeoutMs = options.toolTimeoutMs;
   }
 
   /**
@@ -274,12 +294,12 @@ export class Agent {
       });
     }
     try {
-      const value = await t.execute(parsed.data, {
-        agent: this.name,
-        toolCallId: call.id,
-        signal: context.signal,
-        run: context,
-      });
+      const value = await executeWithin(
+        t.name,
+        (signal) => t.execute(parsed.data, { agent: this.name, toolCallId: call.id, signal, run: context }),
+        context.signal,
+        (t as TimedTool).timeoutMs ?? this.toolTimeoutMs,
+      );
       const record = { call, result: stringify(value), isError: false };
       return finish(t.endsRun ? { ...record, value } : record);
     } catch (error) {

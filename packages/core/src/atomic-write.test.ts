@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeFileAtomic } from './atomic-write.js';
 import { Conversation } from './conversation.js';
 
 // Simulates a crash in the middle of a write: every write writes half its data, then fails.
@@ -58,5 +59,25 @@ describe('Conversation.save', () => {
     expect(await readFile(path, 'utf8')).toBe(saved);
     expect((await Conversation.load(path)).entries).toEqual(before.entries);
     expect(await readdir(dir)).toEqual(['conv.json']);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('removes the temp files a killed writer left beside the same target, and no others', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swarm-atomic-'));
+    const deadPid = 4_194_305; // above Linux's pid_max: no such process
+    const orphan = `.conv.json.${deadPid}.0123456789ab.tmp`;
+    const oldOwn = `.conv.json.${process.pid}.aaaaaaaaaaaa.tmp`;
+    const liveOwn = `.conv.json.${process.pid}.bbbbbbbbbbbb.tmp`;
+    const otherTarget = `.other.json.${deadPid}.cccccccccccc.tmp`;
+    for (const name of [orphan, oldOwn, liveOwn, otherTarget]) await writeFile(join(dir, name), '{"half": ');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(dir, oldOwn), hourAgo, hourAgo);
+
+    await writeFileAtomic(join(dir, 'conv.json'), '{"whole": true}');
+
+    // A fresh temp of a live writer may be a write in progress: it stays, as do other targets' temps.
+    expect((await readdir(dir)).sort()).toEqual([liveOwn, otherTarget, 'conv.json'].sort());
+    expect(await readFile(join(dir, 'conv.json'), 'utf8')).toBe('{"whole": true}');
   });
 });

@@ -1,16 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** A temp file older than this is an orphan whoever wrote it: no write takes ten minutes. */
+const STALE_TEMP_MS = 10 * 60_000;
 
 /**
  * Writes a file so that readers see either the old content or the new, never a truncated mix: the
  * data goes to a temp file beside the target, is flushed to disk, then renamed over it, and the
  * directory is synced so the rename survives a power loss.
+ *
+ * The temp file is named `.<target>.<pid>.<random>.tmp`. A process killed mid-write leaves it
+ * behind, so each write first removes the stale temp files of the same target: those of a process
+ * that no longer runs on this host, and any older than ten minutes.
  */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
+  const prefix = `.${basename(path)}.`;
+  await removeStaleTemps(dir, prefix);
+  const temp = join(dir, `${prefix}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'w');
     try {
@@ -25,6 +34,36 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
     throw error;
   }
   await syncDirectory(dir);
+}
+
+// Removes the orphaned temp files of one target; a temp another live writer is filling is kept.
+async function removeStaleTemps(dir: string, prefix: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  await Promise.all(
+    names.map(async (name) => {
+      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) return;
+      const pid = Number(name.slice(prefix.length).split('.')[0]);
+      if (!Number.isInteger(pid) || pid <= 0) return;
+      const file = join(dir, name);
+      if (pid !== process.pid && !isRunning(pid)) {
+        await rm(file, { force: true });
+        return;
+      }
+      const info = await stat(file).catch(() => undefined);
+      if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(file, { force: true });
+    }),
+  );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 // Makes the rename itself durable. Some platforms (Windows) cannot open a directory for syncing;

@@ -10,6 +10,7 @@ export type SwarmErrorCode =
   | 'MAX_TURNS_EXCEEDED'
   | 'NO_ROUTE'
   | 'NO_ANSWER'
+  | 'SESSION_CONFLICT'
   | 'ABORTED';
 
 /** Base of every error swarm throws; `isInstance` works across duplicate copies of the package. */
@@ -37,21 +38,31 @@ export class ConfigError extends SwarmError {
   }
 }
 
-/** A provider call failed after the SDK's own retries. */
+/** A provider call failed after its retries (or was refused a retry it would have had to wait too long for). */
 export class ModelError extends SwarmError {
   readonly status: number | undefined;
   readonly provider: string;
+  /** True when the same call may succeed later: a rate limit, a server error, a network failure, a timeout. */
   readonly retryable: boolean;
+  /** The wait the provider asked for (Retry-After) when it was longer than `maxRetryDelayMs`. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     message: string,
-    details: { provider: string; status?: number; retryable?: boolean; cause?: unknown },
+    details: {
+      provider: string;
+      status?: number | undefined;
+      retryable?: boolean;
+      retryAfterMs?: number | undefined;
+      cause?: unknown;
+    },
   ) {
     super('MODEL', message, { cause: details.cause });
     this.name = 'ModelError';
     this.provider = details.provider;
     this.status = details.status;
     this.retryable = details.retryable ?? false;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 
@@ -110,6 +121,25 @@ export class NoRouteError extends SwarmError {
     super('NO_ROUTE', message ?? `No agent is relevant to the task: ${JSON.stringify(task.slice(0, 120))}`);
     this.name = 'NoRouteError';
     this.task = task;
+  }
+}
+
+/**
+ * A session changed under a save: another process (or Team) saved a turn since this run read the
+ * session, and saving would have dropped it. Run the message again on the fresh history.
+ */
+export class SessionConflictError extends SwarmError {
+  readonly sessionId: string;
+
+  constructor(sessionId: string, message?: string, options?: { cause?: unknown }) {
+    super(
+      'SESSION_CONFLICT',
+      message ??
+        `Session ${JSON.stringify(sessionId)} was saved by another writer since it was read; nothing was overwritten. Run the message again on the fresh history.`,
+      options,
+    );
+    this.name = 'SessionConflictError';
+    this.sessionId = sessionId;
   }
 }
 

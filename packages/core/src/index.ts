@@ -18,6 +18,7 @@ export {
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  SessionConflictError,
   StructuredOutputError,
   SwarmError,
   type SwarmErrorCode,
@@ -48,11 +49,13 @@ export {
   openaiCompatibleModel,
   openaiCompatiblePresets,
 } from './providers/openai-compatible.js';
+export type { ProviderCallOptions } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
 export { type RunStream, runStream } from './run-stream.js';
+export type { TimedTool } from './timed-tool.js';
 export {
   describeZodError,
   type Tool,

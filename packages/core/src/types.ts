@@ -55,6 +55,8 @@ export interface Usage {
   cachedTokens: number;
   reasoningTokens: number;
   totalTokens: number;
+  /** True when a provider reported no usage and the counts are estimated from the text. */
+  estimated?: boolean;
 }
 
 /** Why the model stopped. */

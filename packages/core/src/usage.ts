@@ -12,6 +12,7 @@ export function addUsage(into: Usage, more: Usage): Usage {
   into.cachedTokens += more.cachedTokens;
   into.reasoningTokens += more.reasoningTokens;
   into.totalTokens += more.totalTokens;
+  if (more.estimated) into.estimated = true;
   return into;
 }
 

@@ -26,7 +26,7 @@ describe('FileSessionStore', () => {
 
   it('reads back what another instance wrote', async () => {
     await new FileSessionStore(dir).set('conv-7', state);
-    expect(await new FileSessionStore(dir).get('conv-7')).toEqual(state);
+    expect(await new FileSessionStore(dir).get('conv-7')).toEqual({ ...state, version: 1 });
   });
 
   it('has no session for an unknown id', async () => {

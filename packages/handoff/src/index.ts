@@ -1,5 +1,5 @@
 export { isPingPong } from './cycle-detector.js';
-export { FileSessionStore } from './file-session-store.js';
+export { FileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
 export {
   type Handoff,
   type HandoffInfo,
@@ -10,6 +10,7 @@ export {
 } from './handoff.js';
 export { describeItem, formatArguments, type HistoryItem, historyItemSchema, toMessages } from './history.js';
 export {
+  assertNoLostTurns,
   InMemorySessionStore,
   type SessionState,
   type SessionStore,

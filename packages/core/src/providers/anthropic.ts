@@ -1,5 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { ConfigError, ModelError } from '../errors.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import { AbortError, ConfigError, ModelError } from '../errors.js';
 import type {
   FinishReason,
   Model,
@@ -10,9 +10,11 @@ import type {
   ToolChoice,
   Usage,
 } from '../types.js';
+import { callPolicy, callWithRetries, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
 import { raceAbort, toSwarmError } from './provider-error.js';
-import { lazyClient, validateProviderOptions } from './provider-settings.js';
+import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
+import { estimateUsage } from './usage-estimate.js';
 
 type MessageParams = Anthropic.MessageCreateParamsNonStreaming;
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -24,19 +26,25 @@ type WireUsage = {
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 };
 
-/** The SDK's own default; a non-streaming call without a timeout is refused by the SDK for large max_tokens. */
-const DEFAULT_TIMEOUT_MS = 600_000;
+type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+
+let sdkModule: Promise<AnthropicSdk> | undefined;
+
+/** Loads `@anthropic-ai/sdk` at the first Anthropic call, so importing `@swarm/core` does not. */
+function loadAnthropicSdk(): Promise<AnthropicSdk> {
+  sdkModule ??= import('@anthropic-ai/sdk').catch((error: unknown) => {
+    sdkModule = undefined;
+    throw error;
+  });
+  return sdkModule;
+}
 
 /** Options of `anthropicModel`, in the same style as `OpenAIModelOptions`. */
-export interface AnthropicModelOptions {
+export interface AnthropicModelOptions extends ProviderCallOptions {
   /** The API key; defaults to the `apiKeyEnv` variable, read at the first call. */
   apiKey?: string;
   /** The endpoint; defaults to the `baseURLEnv` variable, then `defaultBaseURL`. */
   baseURL?: string;
-  /** Per-call timeout in milliseconds, passed to the SDK (default: 10 minutes). */
-  timeoutMs?: number;
-  /** SDK retries on 408/409/429/5xx and connection errors, honouring Retry-After (SDK default: 2). */
-  maxRetries?: number;
   defaultHeaders?: Record<string, string>;
   /** The provider name used in model ids and errors (default `'anthropic'`). */
   provider?: string;
@@ -55,7 +63,8 @@ export interface AnthropicModelOptions {
 }
 
 /**
- * A Model over the Anthropic Messages API; the SDK client is created at the first call.
+ * A Model over the Anthropic Messages API. `@anthropic-ai/sdk` is loaded and the client created at
+ * the first call; retries, timeouts and waits follow `ProviderCallOptions` (the SDK's are off).
  * `request.temperature` is ignored: the API version SDK 1.x speaks rejects sampling parameters.
  */
 export function anthropicModel(model: string, options: AnthropicModelOptions = {}): Model {
@@ -67,87 +76,91 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     );
   }
   const provider = options.provider ?? 'anthropic';
-  const getClient = lazyClient(
-    {
-      provider,
-      apiKey: options.apiKey,
-      apiKeyEnv: options.apiKeyEnv ?? 'ANTHROPIC_API_KEY',
-      requireApiKey: options.requireApiKey ?? true,
-      baseURL: options.baseURL,
-      baseURLEnv: options.baseURLEnv ?? 'ANTHROPIC_BASE_URL',
-      defaultBaseURL: options.defaultBaseURL ?? 'https://api.anthropic.com',
-      client: options.client,
-    },
-    (settings) =>
-      new Anthropic({
-        ...settings,
-        ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-        ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
-      }),
-  );
+  const policy = callPolicy(provider, options);
+  let sdk: AnthropicSdk | undefined;
+  let client = options.client;
+  const getClient = async (): Promise<Anthropic> => {
+    const settings = client
+      ? undefined
+      : resolveProviderSettings({
+          provider,
+          apiKey: options.apiKey,
+          apiKeyEnv: options.apiKeyEnv ?? 'ANTHROPIC_API_KEY',
+          requireApiKey: options.requireApiKey ?? true,
+          baseURL: options.baseURL,
+          baseURLEnv: options.baseURLEnv ?? 'ANTHROPIC_BASE_URL',
+          defaultBaseURL: options.defaultBaseURL ?? 'https://api.anthropic.com',
+        });
+    sdk ??= await loadAnthropicSdk();
+    client ??= new sdk.default({
+      ...settings,
+      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+    });
+    return client;
+  };
 
-  const requestOptions = (request: ModelRequest): Anthropic.RequestOptions => ({
-    ...(request.signal && { signal: request.signal }),
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+  const requestOptions = (signal: AbortSignal): Anthropic.RequestOptions => ({
+    signal,
+    timeout: Math.ceil(policy.timeoutMs),
+    maxRetries: 0,
   });
-
-  const fail = (error: unknown, request: ModelRequest) =>
-    toSwarmError(error, { provider, signal: request.signal, sdk: Anthropic });
+  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: sdk?.default });
 
   return {
     id: `${provider}:${model}`,
 
     async generate(request) {
       const params = toMessageParams(model, request, defaultMaxTokens);
-      let message: Anthropic.Message;
-      try {
-        message = await raceAbort(
-          getClient().messages.create(params, requestOptions(request)),
-          request.signal,
+      return callWithRetries(policy, request.signal, classify, async (signal) => {
+        const anthropic = await getClient();
+        const message = await raceAbort(
+          anthropic.messages.create(params, requestOptions(signal)),
+          signal,
           provider,
         );
-      } catch (error) {
-        throw fail(error, request);
-      }
-      let text = '';
-      const toolCalls: ToolCall[] = [];
-      for (const block of message.content ?? []) {
-        if (block.type === 'text') text += block.text;
-        else if (block.type === 'tool_use') {
-          toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
+        if (!Array.isArray(message?.content)) {
+          throw new ModelError(`${provider}: the response has no content.`, { provider, retryable: true });
         }
-      }
-      return {
-        text,
-        toolCalls,
-        usage: toUsage(message.usage),
-        finishReason: toFinishReason(message.stop_reason),
-        modelId: message.model || model,
-      };
+        let text = '';
+        const toolCalls: ToolCall[] = [];
+        for (const block of message.content) {
+          if (block.type === 'text') text += block.text;
+          else if (block.type === 'tool_use') {
+            toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
+          }
+        }
+        return {
+          text,
+          toolCalls,
+          usage: toUsage(message.usage) ?? estimateUsage(request, text, toolCalls),
+          finishReason: toFinishReason(message.stop_reason),
+          modelId: message.model || model,
+        };
+      });
     },
 
     async *stream(request) {
       const params = toMessageParams(model, request, defaultMaxTokens);
-      const blocks = new Map<number, { id: string; name: string; json: string }>();
-      let text = '';
-      const toolCalls: ToolCall[] = [];
-      let usage: WireUsage = {};
-      let stopReason: string | null | undefined;
-      let finished = false;
-      let modelId = model;
+      const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+        const blocks = new Map<number, { id: string; name: string; json: string }>();
+        let text = '';
+        const toolCalls: ToolCall[] = [];
+        let usage: WireUsage | undefined;
+        let stopReason: string | null | undefined;
+        let finished = false;
+        let modelId = model;
 
-      try {
+        const anthropic = await getClient();
         const events = await raceAbort(
-          getClient().messages.create({ ...params, stream: true }, requestOptions(request)),
-          request.signal,
+          anthropic.messages.create({ ...params, stream: true }, requestOptions(signal)),
+          signal,
           provider,
         );
         for await (const event of events) {
           switch (event.type) {
             case 'message_start':
               if (event.message.model) modelId = event.message.model;
-              usage = { ...event.message.usage };
+              if (event.message.usage) usage = { ...event.message.usage };
               break;
             case 'content_block_start':
               if (event.content_block.type === 'tool_use') {
@@ -180,32 +193,31 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
             }
             case 'message_delta':
               stopReason = event.delta.stop_reason ?? stopReason;
-              usage = mergeUsage(usage, event.usage);
+              if (event.usage) usage = mergeUsage(usage ?? {}, event.usage);
               break;
             case 'message_stop':
               finished = true;
               break;
           }
         }
-      } catch (error) {
-        throw fail(error, request);
-      }
-      // The SDK ends an aborted stream quietly instead of throwing.
-      if (request.signal?.aborted) throw fail(undefined, request);
-      if (!finished) {
-        throw new ModelError(`${provider}: the stream ended before the message finished.`, {
-          provider,
-          retryable: true,
-        });
-      }
-      const response: ModelResponse = {
-        text,
-        toolCalls,
-        usage: toUsage(usage),
-        finishReason: toFinishReason(stopReason),
-        modelId,
+        // The SDK ends an aborted stream quietly instead of throwing.
+        if (signal.aborted) throw new AbortError(`The ${provider} call was aborted.`);
+        if (!finished) {
+          throw new ModelError(`${provider}: the stream ended before the message finished.`, {
+            provider,
+            retryable: true,
+          });
+        }
+        const response: ModelResponse = {
+          text,
+          toolCalls,
+          usage: toUsage(usage) ?? estimateUsage(request, text, toolCalls),
+          finishReason: toFinishReason(stopReason),
+          modelId,
+        };
+        yield { type: 'finish', response };
       };
-      yield { type: 'finish', response };
+      yield* streamWithRetries(policy, request.signal, classify, attempt);
     },
   };
 }
@@ -300,7 +312,8 @@ function mergeUsage(into: WireUsage, delta: WireUsage | null | undefined): WireU
 }
 
 /** Anthropic counts cache reads and writes apart from `input_tokens`; swarm counts them all as input. */
-function toUsage(usage: WireUsage | null | undefined): Usage {
+function toUsage(usage: WireUsage | null | undefined): Usage | undefined {
+  if (!usage || (usage.input_tokens == null && usage.output_tokens == null)) return undefined;
   const cachedTokens = usage?.cache_read_input_tokens ?? 0;
   const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + cachedTokens;
   const outputTokens = usage?.output_tokens ?? 0;

@@ -7,7 +7,10 @@ export interface OpenAIConnectionOptions {
   apiKey?: string;
   /** The endpoint; defaults to the `baseURLEnv` variable, then `defaultBaseURL`. */
   baseURL?: string;
-  /** SDK retries on 408/409/429/5xx and connection errors, honouring Retry-After (SDK default: 2). */
+  /**
+   * Retries on 408/409/429/5xx and connection errors, honouring Retry-After (default 2): swarm's
+   * own for chat models (see `ProviderCallOptions`), the SDK's for clients used directly.
+   */
   maxRetries?: number;
   organization?: string;
   defaultHeaders?: Record<string, string>;

@@ -254,13 +254,14 @@ describe('openaiModel', () => {
     expect(error).toMatchObject({ status: 429, provider: 'openai', retryable: true });
   });
 
-  it('raises a non-retryable ModelError on a malformed body', async () => {
+  it('raises a retryable ModelError naming invalid JSON on a malformed body', async () => {
     server.enqueue({ fault: 'malformed' });
     const error = await model()
       .generate({ messages: [{ role: 'user', content: 'hi' }] })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ retryable: false });
+    expect(error).toMatchObject({ retryable: true });
+    expect((error as Error).message).toMatch(/not valid JSON/);
   });
 
   it('turns an abort in the middle of a call into an AbortError', async () => {

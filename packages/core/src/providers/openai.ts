@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { ConfigError, ModelError } from '../errors.js';
+import { AbortError, ConfigError, ModelError } from '../errors.js';
 import type {
   FinishReason,
   Message,
@@ -12,9 +12,11 @@ import type {
   Usage,
 } from '../types.js';
 import { lazyOpenAIClient, type OpenAIConnectionOptions } from './openai-client.js';
+import { callPolicy, callWithRetries, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
 import { raceAbort, toSwarmError } from './provider-error.js';
 import { validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
+import { estimateUsage } from './usage-estimate.js';
 
 type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -22,88 +24,86 @@ type ChatToolChoice = OpenAI.Chat.ChatCompletionToolChoiceOption;
 type ChatUsage = OpenAI.CompletionUsage;
 
 /** Options of `openaiModel`; the same factory serves OpenAI itself and every OpenAI-compatible server. */
-export interface OpenAIModelOptions extends OpenAIConnectionOptions {
-  /** Per-call timeout in milliseconds, passed to the SDK (SDK default: 10 minutes). */
-  timeoutMs?: number;
+export interface OpenAIModelOptions extends OpenAIConnectionOptions, ProviderCallOptions {
   /** `max_completion_tokens` for OpenAI proper, `max_tokens` for compatible servers. */
   maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
 }
 
-/** A Model over the OpenAI Chat Completions API; the SDK client is created at the first call. */
+/**
+ * A Model over the OpenAI Chat Completions API; the SDK client is created at the first call.
+ * Retries, timeouts and waits follow `ProviderCallOptions` (the SDK's own retries are off).
+ */
 export function openaiModel(model: string, options: OpenAIModelOptions = {}): Model {
   validateProviderOptions('openaiModel', model, options);
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
   const getClient = lazyOpenAIClient(options);
+  const policy = callPolicy(provider, options);
 
-  const requestOptions = (request: ModelRequest): OpenAI.RequestOptions => ({
-    ...(request.signal && { signal: request.signal }),
-    ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
-    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+  const requestOptions = (signal: AbortSignal): OpenAI.RequestOptions => ({
+    signal,
+    timeout: Math.ceil(policy.timeoutMs),
+    maxRetries: 0,
   });
-
-  const fail = (error: unknown, request: ModelRequest) =>
-    toSwarmError(error, { provider, signal: request.signal, sdk: OpenAI });
+  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: OpenAI });
 
   return {
     id: `${provider}:${model}`,
 
     async generate(request) {
       const params = toChatParams(model, request, maxTokensParam);
-      let completion: OpenAI.Chat.ChatCompletion;
-      try {
-        completion = await raceAbort(
-          getClient().chat.completions.create(params, requestOptions(request)),
-          request.signal,
+      return callWithRetries(policy, request.signal, classify, async (signal) => {
+        const completion = await raceAbort(
+          getClient().chat.completions.create(params, requestOptions(signal)),
+          signal,
           provider,
         );
-      } catch (error) {
-        throw fail(error, request);
-      }
-      const choice = completion.choices?.[0];
-      if (!choice) {
-        throw new ModelError(`${provider}: the response has no choices.`, { provider, retryable: true });
-      }
-      const toolCalls: ToolCall[] = [];
-      for (const call of choice.message.tool_calls ?? []) {
-        if (call.type === 'function') {
-          toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
+        const choice = completion.choices?.[0];
+        if (!choice?.message) {
+          throw new ModelError(`${provider}: the response has no choices.`, { provider, retryable: true });
         }
-      }
-      return {
-        text: choice.message.content ?? '',
-        toolCalls,
-        usage: toUsage(completion.usage),
-        finishReason: toFinishReason(choice.finish_reason),
-        modelId: completion.model || model,
-      };
+        const toolCalls: ToolCall[] = [];
+        for (const call of choice.message.tool_calls ?? []) {
+          if (call.type === 'function') {
+            toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
+          }
+        }
+        const text = choice.message.content ?? '';
+        return {
+          text,
+          toolCalls,
+          usage: toUsage(completion.usage) ?? estimateUsage(request, text, toolCalls),
+          finishReason: toFinishReason(choice.finish_reason),
+          modelId: completion.model || model,
+        };
+      });
     },
 
     async *stream(request) {
       const params = toChatParams(model, request, maxTokensParam);
-      const pending = new Map<number, { id: string; name: string; arguments: string }>();
-      let text = '';
-      let usage: ChatUsage | undefined;
-      let finishReason: string | undefined;
-      let modelId = model;
-      const toolCalls: ToolCall[] = [];
-      const flushToolCalls = function* (): Generator<ModelStreamEvent> {
-        for (const index of [...pending.keys()].sort((a, b) => a - b)) {
-          const call = pending.get(index)!;
-          const toolCall = toolCallFromJson(call.id, call.name, call.arguments);
-          toolCalls.push(toolCall);
-          yield { type: 'tool-call', toolCall };
-        }
-        pending.clear();
-      };
+      const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+        const pending = new Map<number, { id: string; name: string; arguments: string }>();
+        let text = '';
+        let usage: ChatUsage | undefined;
+        let finishReason: string | undefined;
+        let modelId = model;
+        const toolCalls: ToolCall[] = [];
+        const flushToolCalls = function* (): Generator<ModelStreamEvent> {
+          for (const index of [...pending.keys()].sort((a, b) => a - b)) {
+            const call = pending.get(index)!;
+            const toolCall = toolCallFromJson(call.id, call.name, call.arguments);
+            toolCalls.push(toolCall);
+            yield { type: 'tool-call', toolCall };
+          }
+          pending.clear();
+        };
 
-      try {
         const chunks = await raceAbort(
           getClient().chat.completions.create(
             { ...params, stream: true, stream_options: { include_usage: true } },
-            requestOptions(request),
+            requestOptions(signal),
           ),
-          request.signal,
+          signal,
           provider,
         );
         for await (const chunk of chunks) {
@@ -128,26 +128,25 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
             yield* flushToolCalls();
           }
         }
-      } catch (error) {
-        throw fail(error, request);
-      }
-      // The SDK ends an aborted stream quietly instead of throwing.
-      if (request.signal?.aborted) throw fail(undefined, request);
-      if (finishReason === undefined) {
-        throw new ModelError(`${provider}: the stream ended before the answer finished.`, {
-          provider,
-          retryable: true,
-        });
-      }
-      yield* flushToolCalls();
-      const response: ModelResponse = {
-        text,
-        toolCalls,
-        usage: toUsage(usage),
-        finishReason: toFinishReason(finishReason),
-        modelId,
+        // The SDK ends an aborted stream quietly instead of throwing.
+        if (signal.aborted) throw new AbortError(`The ${provider} call was aborted.`);
+        if (finishReason === undefined) {
+          throw new ModelError(`${provider}: the stream ended before the answer finished.`, {
+            provider,
+            retryable: true,
+          });
+        }
+        yield* flushToolCalls();
+        const response: ModelResponse = {
+          text,
+          toolCalls,
+          usage: toUsage(usage) ?? estimateUsage(request, text, toolCalls),
+          finishReason: toFinishReason(finishReason),
+          modelId,
+        };
+        yield { type: 'finish', response };
       };
-      yield { type: 'finish', response };
+      yield* streamWithRetries(policy, request.signal, classify, attempt);
     },
   };
 }
@@ -215,7 +214,9 @@ function toToolChoice(choice: ToolChoice): ChatToolChoice {
   return { type: 'function', function: { name: choice.name } };
 }
 
-function toUsage(usage: ChatUsage | undefined | null): Usage {
+/** The reported usage, or undefined when the server reported none. */
+function toUsage(usage: ChatUsage | undefined | null): Usage | undefined {
+  if (!usage) return undefined;
   const inputTokens = usage?.prompt_tokens ?? 0;
   const outputTokens = usage?.completion_tokens ?? 0;
   return {

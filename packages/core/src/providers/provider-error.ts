@@ -17,35 +17,43 @@ export function isRetryableStatus(status: number | undefined): boolean {
   return status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
 }
 
-/** Turns anything an SDK call threw into an `AbortError` (the caller cancelled) or a `ModelError`. */
+/** Turns anything an SDK call threw (`sdk`: its error classes, when loaded) into an `AbortError` (the caller cancelled) or a `ModelError`. */
 export function toSwarmError(
   error: unknown,
-  details: { provider: string; signal?: AbortSignal | undefined; sdk: SdkErrorClasses },
+  details: { provider: string; signal?: AbortSignal | undefined; sdk?: SdkErrorClasses | undefined },
 ): SwarmError {
   const { provider, signal, sdk } = details;
   if (SwarmError.isInstance(error)) return error;
-  if (signal?.aborted || error instanceof sdk.APIUserAbortError) {
+  if (signal?.aborted || (sdk && error instanceof sdk.APIUserAbortError)) {
     return new AbortError(`The ${provider} call was aborted.`, { cause: signal?.reason ?? error });
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof sdk.APIConnectionTimeoutError) {
+  if (sdk && error instanceof sdk.APIConnectionTimeoutError) {
     return new ModelError(`${provider}: the request timed out.`, { provider, retryable: true, cause: error });
   }
-  if (error instanceof sdk.APIConnectionError) {
+  if (sdk && error instanceof sdk.APIConnectionError) {
     return new ModelError(`${provider}: connection failed: ${message}`, {
       provider,
       retryable: true,
       cause: error,
     });
   }
-  if (error instanceof sdk.APIError) {
-    const { status, type } = error as Error & { status?: unknown; type?: unknown };
+  if (sdk && error instanceof sdk.APIError) {
+    const { status, type, headers } = error as Error & {
+      status?: unknown;
+      type?: unknown;
+      headers?: unknown;
+    };
     const httpStatus = typeof status === 'number' ? status : undefined;
-    // An error event inside a 200 stream has no status; its type tells whether a retry may help.
+    // The server may say outright whether a retry helps; else an error event inside a 200 stream
+    // (no status) tells by its type, and an HTTP error by its status.
+    const shouldRetry = headers instanceof Headers ? headers.get('x-should-retry') : null;
     const retryable =
-      httpStatus === undefined
-        ? typeof type === 'string' && retryableErrorTypes.has(type)
-        : isRetryableStatus(httpStatus);
+      shouldRetry === 'true' ||
+      (shouldRetry !== 'false' &&
+        (httpStatus === undefined
+          ? typeof type === 'string' && retryableErrorTypes.has(type)
+          : isRetryableStatus(httpStatus)));
     return new ModelError(`${provider}: ${message}`, {
       provider,
       status: httpStatus,
@@ -53,12 +61,67 @@ export function toSwarmError(
       cause: error,
     });
   }
+  if (isNetworkError(error)) {
+    return new ModelError(`${provider}: connection failed: ${networkMessage(error)}`, {
+      provider,
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof SyntaxError) {
+    // A 200 whose body is not the JSON (or event stream) the API promises: a server or proxy fault.
+    return new ModelError(`${provider}: the response was not valid JSON: ${message}`, {
+      provider,
+      retryable: true,
+      cause: error,
+    });
+  }
   return new ModelError(`${provider}: ${message}`, { provider, retryable: false, cause: error });
 }
 
+const networkErrorCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
 /**
- * Settles with an AbortError as soon as `signal` fires, even while the SDK sleeps before a retry
- * (the openai SDK's Retry-After wait does not watch the signal).
+ * True for a connection that failed or broke after the headers: undici reports a reset mid-body
+ * or mid-stream as `TypeError: terminated` with the socket error as its cause, outside the SDK's
+ * own connection errors.
+ */
+export function isNetworkError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && networkErrorCodes.has(code)) return true;
+    if (current instanceof TypeError && (message === 'terminated' || message === 'fetch failed')) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function networkMessage(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    messages.push(current.message);
+    current = current.cause;
+  }
+  return messages.join(': ');
+}
+
+/**
+ * Settles with an AbortError as soon as `signal` fires, whatever the SDK does meanwhile; the
+ * listener is removed when the promise settles.
  */
 export function raceAbort<T>(
   promise: Promise<T>,

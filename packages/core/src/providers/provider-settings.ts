@@ -40,16 +40,29 @@ export function resolveProviderSettings(input: ProviderSettingsInput): {
 export function validateProviderOptions(
   factory: string,
   model: string,
-  options: { timeoutMs?: number | undefined; maxRetries?: number | undefined },
+  options: {
+    timeoutMs?: number | undefined;
+    maxRetries?: number | undefined;
+    maxRetryDelayMs?: number | undefined;
+    initialRetryDelayMs?: number | undefined;
+    deadlineMs?: number | undefined;
+  },
 ): void {
   if (typeof model !== 'string' || model.trim() === '') {
     throw new ConfigError(`${factory}: model must be a non-empty string.`);
   }
-  const { timeoutMs, maxRetries } = options;
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new ConfigError(
-      `${factory}: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}.`,
-    );
+  const { maxRetries } = options;
+  for (const name of ['timeoutMs', 'deadlineMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+      throw new ConfigError(`${factory}: ${name} must be a positive number of milliseconds, got ${value}.`);
+    }
+  }
+  for (const name of ['maxRetryDelayMs', 'initialRetryDelayMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new ConfigError(`${factory}: ${name} must be a number of milliseconds >= 0, got ${value}.`);
+    }
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new ConfigError(`${factory}: maxRetries must be an integer >= 0, got ${maxRetries}.`);

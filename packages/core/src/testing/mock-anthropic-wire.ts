@@ -43,7 +43,7 @@ export function anthropicMessage(reply: ResolvedReply, id: number) {
     content: anthropicContent(reply),
     stop_reason: anthropicStopReasons[reply.finishReason],
     stop_sequence: null,
-    usage: anthropicUsage(reply.usage),
+    ...(reply.reportUsage && { usage: anthropicUsage(reply.usage) }),
   };
 }
 
@@ -54,6 +54,7 @@ export async function sendAnthropicStream(
   id: number,
   delayMs: number,
   gone: AbortSignal,
+  cutAfter?: number,
 ): Promise<void> {
   const event = (type: string, data: Record<string, unknown>) =>
     `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -68,7 +69,7 @@ export async function sendAnthropicStream(
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { ...usage, output_tokens: 1, output_tokens_details: null },
+        ...(reply.reportUsage && { usage: { ...usage, output_tokens: 1, output_tokens_details: null } }),
       },
     }),
     event('ping', {}),
@@ -100,9 +101,11 @@ export async function sendAnthropicStream(
   events.push(
     event('message_delta', {
       delta: { stop_reason: anthropicStopReasons[reply.finishReason], stop_sequence: null },
-      usage: { output_tokens: usage.output_tokens, output_tokens_details: usage.output_tokens_details },
+      ...(reply.reportUsage && {
+        usage: { output_tokens: usage.output_tokens, output_tokens_details: usage.output_tokens_details },
+      }),
     }),
     event('message_stop', {}),
   );
-  await writeEvents(res, events, delayMs, gone);
+  await writeEvents(res, events, delayMs, gone, cutAfter);
 }

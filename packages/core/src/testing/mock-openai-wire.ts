@@ -52,7 +52,7 @@ export function openaiCompletion(reply: ResolvedReply, id: number) {
         finish_reason: openaiFinishReasons[reply.finishReason],
       },
     ],
-    usage: openaiUsage(reply.usage),
+    ...(reply.reportUsage && { usage: openaiUsage(reply.usage) }),
   };
 }
 
@@ -64,6 +64,7 @@ export async function sendOpenAIStream(
   id: number,
   delayMs: number,
   gone: AbortSignal,
+  cutAfter?: number,
 ): Promise<void> {
   const base = {
     id: `chatcmpl-mock-${id}`,
@@ -87,9 +88,9 @@ export async function sendOpenAIStream(
   }
   events.push(chunk({}, openaiFinishReasons[reply.finishReason]));
   const streamOptions = body.stream_options as { include_usage?: unknown } | undefined;
-  if (streamOptions?.include_usage === true) {
+  if (streamOptions?.include_usage === true && reply.reportUsage) {
     events.push(`data: ${JSON.stringify({ ...base, choices: [], usage: openaiUsage(reply.usage) })}\n\n`);
   }
   events.push('data: [DONE]\n\n');
-  await writeEvents(res, events, delayMs, gone);
+  await writeEvents(res, events, delayMs, gone, cutAfter);
 }

@@ -4,7 +4,7 @@ import type { FinishReason, Usage } from '../types.js';
 import { anthropicMessage, sendAnthropicStream } from './mock-anthropic-wire.js';
 import { sendEmbeddings } from './mock-embeddings.js';
 import { openaiCompletion, sendOpenAIStream } from './mock-openai-wire.js';
-import { noRetry, pause, resolveReply, sendError, sendJson } from './mock-wire.js';
+import { noRetry, pause, resetAfterFlush, resolveReply, sendError, sendJson } from './mock-wire.js';
 
 /** A tool call the mock model makes; `arguments` may be raw text to simulate broken JSON. */
 export interface MockToolCall {
@@ -21,18 +21,32 @@ export interface MockReply {
   usage?: Partial<Usage>;
   /** Defaults to `'tool-calls'` when there are tool calls, else `'stop'`. */
   finishReason?: FinishReason;
+  /** False to send no token usage at all, as some OpenAI-compatible servers do. */
+  reportUsage?: boolean;
+  /** Delay before this answer starts, in milliseconds (added to the server's `latencyMs`). */
+  delayMs?: number;
+  /** Gap between this answer's streamed events (overrides the server's `chunkDelayMs`): a slow stream. */
+  chunkDelayMs?: number;
 }
 
 /** A failure the mock server injects instead of answering. */
 export type MockFault =
   /** 429 with `Retry-After` and `retry-after-ms` headers (default: 1 second). */
   | { fault: 'rate-limit'; retryAfterSeconds?: number; retryAfterMs?: number }
-  /** 500; `retryAfterMs` adds a `retry-after-ms` header so SDK retries do not wait their default backoff. */
-  | { fault: 'server-error'; retryAfterMs?: number }
+  /** 500 (or `status`); `retryAfterMs` adds a `retry-after-ms` header so retries do not wait their default backoff. */
+  | { fault: 'server-error'; status?: number; retryAfterMs?: number }
   /** Never answers, until the client disconnects or the server closes. */
   | { fault: 'hang' }
   /** 200 with a body that is not valid JSON (or a broken SSE event when streaming). */
-  | { fault: 'malformed' };
+  | { fault: 'malformed' }
+  /**
+   * Resets the connection: `'before-headers'` at once; `'mid-body'` after the 200 headers and half
+   * of the JSON body, or after the first `afterEvents` events of a stream (default 1: the opening
+   * event, before any text). `reply` is the answer that gets cut (default: a short text).
+   */
+  | { fault: 'reset'; at: 'before-headers' | 'mid-body'; afterEvents?: number; reply?: MockReply }
+  /** 200 with no answer in it: no `choices` (OpenAI) or no `content` (Anthropic), or an empty stream. */
+  | { fault: 'empty' };
 
 /** One scripted step: an answer or a fault. */
 export type MockStep = MockReply | MockFault;
@@ -140,10 +154,28 @@ export async function mockProviderServer(
     if (api !== 'embeddings' && script.length > 0) step = script.shift();
     else if (options.handler) step = await options.handler(request);
 
-    if (options.latencyMs) await pause(options.latencyMs, gone.signal);
+    const latency = (options.latencyMs ?? 0) + (step && !('fault' in step) ? (step.delayMs ?? 0) : 0);
+    if (latency > 0) await pause(latency, gone.signal);
     if (gone.signal.aborted) return;
 
     if (step && 'fault' in step) {
+      if (step.fault === 'reset') {
+        const reply = resolveReply(step.reply ?? { text: 'A cut answer.' }, body, 'call_cut_', nextId);
+        if (step.at === 'before-headers') res.socket?.resetAndDestroy();
+        else if (!request.stream) {
+          const full = JSON.stringify(
+            api === 'anthropic' ? anthropicMessage(reply, nextId()) : openaiCompletion(reply, nextId()),
+          );
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(full.length) });
+          res.write(full.slice(0, Math.floor(full.length / 2)));
+          await resetAfterFlush(res);
+        } else if (api === 'openai') {
+          await sendOpenAIStream(res, reply, body, nextId(), 0, gone.signal, step.afterEvents ?? 1);
+        } else {
+          await sendAnthropicStream(res, reply, nextId(), 0, gone.signal, step.afterEvents ?? 1);
+        }
+        return;
+      }
       sendFault(res, api, step, request.stream);
       return;
     }
@@ -156,7 +188,7 @@ export async function mockProviderServer(
       return;
     }
     const reply = resolveReply(step, body, api === 'openai' ? 'call_mock_' : 'toolu_mock_', nextId);
-    const delay = options.chunkDelayMs ?? 0;
+    const delay = step.chunkDelayMs ?? options.chunkDelayMs ?? 0;
     if (api === 'openai') {
       if (request.stream) await sendOpenAIStream(res, reply, body, nextId(), delay, gone.signal);
       else sendJson(res, 200, openaiCompletion(reply, nextId()));
@@ -241,7 +273,7 @@ function sendFault(res: ServerResponse, api: MockApi, fault: MockFault, stream: 
       sendError(
         res,
         api,
-        500,
+        fault.status ?? 500,
         api === 'anthropic' ? 'api_error' : 'server_error',
         'mockProviderServer: server error',
         headers,
@@ -249,6 +281,21 @@ function sendFault(res: ServerResponse, api: MockApi, fault: MockFault, stream: 
       return;
     }
     case 'hang':
+      return;
+    case 'empty':
+      if (stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.end(api === 'openai' ? 'data: [DONE]\n\n' : '');
+      } else if (api === 'anthropic') {
+        sendJson(res, 200, { id: 'msg_mock_empty', type: 'message', role: 'assistant', model: 'mock' });
+      } else {
+        sendJson(res, 200, {
+          id: 'chatcmpl-mock-empty',
+          object: 'chat.completion',
+          model: 'mock',
+          choices: [],
+        });
+      }
       return;
     case 'malformed':
       if (stream) {

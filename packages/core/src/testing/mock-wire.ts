@@ -12,6 +12,8 @@ export interface ResolvedReply {
   usage: Usage;
   finishReason: FinishReason;
   model: string;
+  /** False to leave token usage out of the response, as some compatible servers do. */
+  reportUsage: boolean;
 }
 
 /** Tells the SDKs not to retry: for answers that would fail the same way again. */
@@ -84,6 +86,7 @@ export function resolveReply(
     },
     finishReason: step.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop'),
     model: typeof body.model === 'string' ? body.model : 'mock-model',
+    reportUsage: step.reportUsage !== false,
   };
 }
 
@@ -99,12 +102,16 @@ export function halves(text: string): string[] {
   return [text.slice(0, middle), text.slice(middle)];
 }
 
-/** Writes server-sent events with an optional gap, stopping when the client goes away. */
+/**
+ * Writes server-sent events with an optional gap, stopping when the client goes away; with
+ * `cutAfter`, the connection is reset once that many events are out (a network failure mid-stream).
+ */
 export async function writeEvents(
   res: ServerResponse,
   events: string[],
   delayMs: number,
   gone: AbortSignal,
+  cutAfter?: number,
 ): Promise<void> {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(200, {
@@ -116,7 +123,18 @@ export async function writeEvents(
     if (gone.aborted) return;
     if (index > 0) await pause(delayMs, gone);
     if (gone.aborted) return;
+    if (index === cutAfter) {
+      await resetAfterFlush(res);
+      return;
+    }
     res.write(event);
   }
   res.end();
+}
+
+/** Resets the connection once what was written has reached the client: a failure mid-body. */
+export async function resetAfterFlush(res: ServerResponse): Promise<void> {
+  await new Promise<void>((resolve) => res.write('', () => resolve()));
+  await sleep(5);
+  res.socket?.resetAndDestroy();
 }

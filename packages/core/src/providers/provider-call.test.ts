@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { openaiModel } from './openai.js';
+import { callPolicy, callWithRetries, retryAfterMs } from './provider-call.js';
+
+const withHeaders = (headers: Record<string, string>) => ({ headers: new Headers(headers) });
+const classify = (error: unknown) =>
+  error instanceof ModelError ? error : new ModelError(String(error), { provider: 'test' });
+
+describe('retryAfterMs', () => {
+  it('reads retry-after-ms first, then Retry-After in seconds or as an HTTP date', () => {
+    expect(retryAfterMs(withHeaders({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
+    expect(retryAfterMs(withHeaders({ 'retry-after': '3600' }))).toBe(3_600_000);
+    const date = new Date(Date.now() + 120_000).toUTCString();
+    const fromDate = retryAfterMs(withHeaders({ 'retry-after': date }))!;
+    expect(fromDate).toBeGreaterThan(100_000);
+    expect(fromDate).toBeLessThanOrEqual(120_000);
+    expect(retryAfterMs(withHeaders({}))).toBeUndefined();
+    expect(retryAfterMs(new Error('no headers'))).toBeUndefined();
+  });
+});
+
+describe('callWithRetries', () => {
+  const policy = callPolicy('test', { maxRetries: 3, initialRetryDelayMs: 1, timeoutMs: 1_000 });
+
+  it('retries a retryable failure and returns the first success, each attempt on a fresh signal', async () => {
+    const signals: AbortSignal[] = [];
+    const value = await callWithRetries(policy, undefined, classify, async (signal, attempt) => {
+      signals.push(signal);
+      if (attempt < 2) throw new ModelError('busy', { provider: 'test', retryable: true });
+      return 'done';
+    });
+    expect(value).toBe('done');
+    expect(new Set(signals).size).toBe(3);
+  });
+
+  it('does not retry a non-retryable failure', async () => {
+    let attempts = 0;
+    const error = await callWithRetries(policy, undefined, classify, async () => {
+      attempts++;
+      throw new ModelError('bad request', { provider: 'test', status: 400 });
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400 });
+    expect(attempts).toBe(1);
+  });
+
+  it('turns an attempt that outlives timeoutMs into a retryable timeout, even when it ignores its signal', async () => {
+    const error = await callWithRetries(
+      callPolicy('test', { maxRetries: 0, timeoutMs: 20 }),
+      undefined,
+      classify,
+      (signal) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
+  });
+
+  it('reports an abort by the caller as AbortError, not as a provider failure', async () => {
+    const controller = new AbortController();
+    const call = callWithRetries(policy, controller.signal, classify, (signal) => {
+      setTimeout(() => controller.abort(), 5);
+      return new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('cut'))),
+      );
+    });
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+  });
+});
+
+describe('provider call options', () => {
+  it('rejects bad retry and deadline options at construction, naming them', () => {
+    expect(() => openaiModel('m', { maxRetryDelayMs: -1 })).toThrow(ConfigError);
+    expect(() => openaiModel('m', { maxRetryDelayMs: -1 })).toThrow(/maxRetryDelayMs/);
+    expect(() => openaiModel('m', { deadlineMs: 0 })).toThrow(/deadlineMs/);
+    expect(() => openaiModel('m', { initialRetryDelayMs: Number.NaN })).toThrow(/initialRetryDelayMs/);
+  });
+});

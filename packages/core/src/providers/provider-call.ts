@@ -1,0 +1,219 @@
+import { AbortError, ModelError, type SwarmError } from '../errors.js';
+import { abortableDelay, type LinkedSignal, linkSignal } from '../linked-signal.js';
+
+/** The SDK's own default timeout of one HTTP attempt: 10 minutes. */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+/** The longest Retry-After wait honoured by default: 1 minute. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+/** Retries of a failed call by default, as the SDKs do. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** The first backoff wait when the provider names none; it doubles per retry, up to 8 seconds. */
+export const DEFAULT_INITIAL_RETRY_DELAY_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
+/** The retry and time options every provider shares. */
+export interface ProviderCallOptions {
+  /** Timeout of one HTTP attempt in milliseconds, body included (default 10 minutes). */
+  timeoutMs?: number;
+  /**
+   * Retries on 408/409/429/5xx, network failures, timeouts and malformed responses, honouring
+   * Retry-After (default 2). swarm runs the retries itself; the SDK's own are off.
+   */
+  maxRetries?: number;
+  /**
+   * The longest wait before a retry (default 60 s). A provider asking for more (Retry-After) fails
+   * the call at once with a retryable `ModelError` whose `retryAfterMs` is the wait asked for.
+   */
+  maxRetryDelayMs?: number;
+  /** The first backoff wait when the provider names none, doubling per retry up to 8 s (default 500 ms). */
+  initialRetryDelayMs?: number;
+  /**
+   * A deadline for the whole call in milliseconds: every attempt, retry and wait (default: none,
+   * so the call is bounded by `timeoutMs`, `maxRetries` and `maxRetryDelayMs`).
+   */
+  deadlineMs?: number;
+}
+
+/** `ProviderCallOptions` with defaults applied, and the provider name for messages. */
+export interface CallPolicy {
+  provider: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryDelayMs: number;
+  initialRetryDelayMs: number;
+  deadlineMs: number | undefined;
+}
+
+/** Applies the defaults to validated options. */
+export function callPolicy(provider: string, options: ProviderCallOptions): CallPolicy {
+  return {
+    provider,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
+    initialRetryDelayMs: options.initialRetryDelayMs ?? DEFAULT_INITIAL_RETRY_DELAY_MS,
+    deadlineMs: options.deadlineMs,
+  };
+}
+
+/** Turns what one attempt threw into a swarm error (provider-specific; see `toSwarmError`). */
+export type ClassifyError = (error: unknown) => SwarmError;
+
+/** One attempt of a call, on its own signal (linked to the caller's, with the attempt timeout). */
+export type Attempt<T> = (signal: AbortSignal, attempt: number) => Promise<T>;
+
+/**
+ * Runs a provider call with swarm's retry policy. Every attempt gets its own signal linked to the
+ * caller's, released when the attempt ends, so the caller's signal keeps no listener; every wait
+ * is a timer cleared when the call ends, aborts or passes its deadline.
+ */
+export async function callWithRetries<T>(
+  policy: CallPolicy,
+  callerSignal: AbortSignal | undefined,
+  classify: ClassifyError,
+  attempt: Attempt<T>,
+): Promise<T> {
+  const call = linkSignal(callerSignal, policy.deadlineMs);
+  const started = Date.now();
+  try {
+    for (let index = 0; ; index++) {
+      const current = linkSignal(call.signal, policy.timeoutMs);
+      let failure: SwarmError;
+      try {
+        return await attempt(current.signal, index);
+      } catch (error) {
+        failure = classifyFailure(error, policy, callerSignal, call, current, classify);
+      } finally {
+        current.release();
+      }
+      await waitBeforeRetry(failure, index, policy, started, callerSignal, call);
+    }
+  } finally {
+    call.release();
+  }
+}
+
+/**
+ * The streaming twin of `callWithRetries`: an attempt that fails before it yields anything is
+ * retried; one that fails after yielding rethrows (a retry would repeat what the consumer has).
+ */
+export async function* streamWithRetries<E>(
+  policy: CallPolicy,
+  callerSignal: AbortSignal | undefined,
+  classify: ClassifyError,
+  attempt: (signal: AbortSignal, attempt: number) => AsyncIterable<E>,
+): AsyncGenerator<E> {
+  const call = linkSignal(callerSignal, policy.deadlineMs);
+  const started = Date.now();
+  try {
+    for (let index = 0; ; index++) {
+      const current = linkSignal(call.signal, policy.timeoutMs);
+      let yielded = 0;
+      let failure: SwarmError;
+      try {
+        for await (const event of attempt(current.signal, index)) {
+          yielded++;
+          yield event;
+        }
+        return;
+      } catch (error) {
+        failure = classifyFailure(error, policy, callerSignal, call, current, classify);
+      } finally {
+        current.release();
+      }
+      if (yielded > 0) throw failure;
+      await waitBeforeRetry(failure, index, policy, started, callerSignal, call);
+    }
+  } finally {
+    call.release();
+  }
+}
+
+// The caller's abort wins, then the call's deadline, then the attempt's timeout, then the provider's error.
+function classifyFailure(
+  error: unknown,
+  policy: CallPolicy,
+  callerSignal: AbortSignal | undefined,
+  call: LinkedSignal,
+  current: LinkedSignal,
+  classify: ClassifyError,
+): SwarmError {
+  const { provider } = policy;
+  if (callerSignal?.aborted) {
+    return new AbortError(`The ${provider} call was aborted.`, { cause: callerSignal.reason });
+  }
+  if (call.cause === 'timeout') return deadlineError(policy, error);
+  if (current.cause === 'timeout') {
+    return new ModelError(`${provider}: the request timed out after ${policy.timeoutMs} ms.`, {
+      provider,
+      retryable: true,
+      cause: error,
+    });
+  }
+  return classify(error);
+}
+
+function deadlineError(policy: CallPolicy, cause: unknown): ModelError {
+  return new ModelError(
+    `${policy.provider}: the call passed its deadline of ${policy.deadlineMs} ms (retries and waits included).`,
+    { provider: policy.provider, retryable: true, cause },
+  );
+}
+
+// Returns when another attempt should start; throws the failure (or why no retry is allowed) otherwise.
+async function waitBeforeRetry(
+  failure: SwarmError,
+  index: number,
+  policy: CallPolicy,
+  started: number,
+  callerSignal: AbortSignal | undefined,
+  call: LinkedSignal,
+): Promise<void> {
+  if (!(failure instanceof ModelError) || !failure.retryable || index >= policy.maxRetries) throw failure;
+  if (call.signal.aborted) throw failure;
+  const asked = retryAfterMs(failure.cause);
+  const delay = asked ?? backoffMs(index, policy.initialRetryDelayMs);
+  if (delay > policy.maxRetryDelayMs) {
+    throw new ModelError(
+      `${policy.provider}: the provider asked to wait ${Math.round(delay)} ms before a retry, more than maxRetryDelayMs (${policy.maxRetryDelayMs} ms). ${failure.message}`,
+      {
+        provider: policy.provider,
+        status: failure.status,
+        retryable: true,
+        retryAfterMs: delay,
+        cause: failure,
+      },
+    );
+  }
+  if (policy.deadlineMs !== undefined && Date.now() - started + delay >= policy.deadlineMs) {
+    throw deadlineError(policy, failure);
+  }
+  try {
+    await abortableDelay(delay, call.signal);
+  } catch (error) {
+    if (callerSignal?.aborted) {
+      throw new AbortError(`The ${policy.provider} call was aborted.`, { cause: callerSignal.reason });
+    }
+    throw call.cause === 'timeout' ? deadlineError(policy, failure) : error;
+  }
+}
+
+/** Exponential backoff with up to 25% jitter, as the SDKs compute it. */
+function backoffMs(index: number, initialMs: number): number {
+  const base = Math.min(initialMs * 2 ** index, Math.max(MAX_BACKOFF_MS, initialMs));
+  return base * (1 - Math.random() * 0.25);
+}
+
+/** The wait a response asked for in `retry-after-ms` or `Retry-After` (seconds or an HTTP date). */
+export function retryAfterMs(error: unknown): number | undefined {
+  const headers = (error as { headers?: unknown } | undefined)?.headers;
+  if (!(headers instanceof Headers)) return undefined;
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number.parseFloat(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

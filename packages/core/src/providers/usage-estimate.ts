@@ -1,0 +1,35 @@
+import type { ModelRequest, ToolCall, Usage } from '../types.js';
+
+/** A rough token count: four characters a token, as the providers' own rules of thumb say. */
+function tokensOf(characters: number): number {
+  return Math.ceil(characters / 4);
+}
+
+/**
+ * Usage for a response that reported none (some OpenAI-compatible servers, a stream without its
+ * usage chunk): estimated from the request and the answer, and marked `estimated`, so a token
+ * budget still counts the call instead of counting zero.
+ */
+export function estimateUsage(request: ModelRequest, text: string, toolCalls: readonly ToolCall[]): Usage {
+  let input = request.system?.length ?? 0;
+  for (const message of request.messages) {
+    input += message.content.length;
+    for (const call of message.toolCalls ?? [])
+      input += call.name.length + JSON.stringify(call.arguments).length;
+  }
+  for (const tool of request.tools ?? []) {
+    input += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
+  }
+  let output = text.length;
+  for (const call of toolCalls) output += call.name.length + JSON.stringify(call.arguments).length;
+  const inputTokens = tokensOf(input);
+  const outputTokens = tokensOf(output);
+  return {
+    inputTokens,
+    outputTokens,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: inputTokens + outputTokens,
+    estimated: true,
+  };
+}

@@ -1,0 +1,33 @@
+import { AbortError, ToolError } from './errors.js';
+import { linkSignal, raceSignal } from './linked-signal.js';
+import type { Tool } from './tool.js';
+
+/** A tool with an optional time limit of its own, overriding the Agent's `toolTimeoutMs`. */
+export type TimedTool = Tool & { readonly timeoutMs?: number };
+
+/**
+ * Runs one tool call so that it cannot hold a run hostage: it settles as soon as the run's signal
+ * fires (AbortError) or `timeoutMs` passes (a ToolError the model sees), whether or not `execute`
+ * watches the signal it is given. The tool gets a signal that fires in both cases.
+ */
+export async function executeWithin<R>(
+  tool: string,
+  execute: (signal: AbortSignal | undefined) => Promise<R> | R,
+  runSignal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): Promise<R> {
+  const work = async (signal: AbortSignal | undefined) => execute(signal);
+  if (timeoutMs === undefined) return raceSignal(work(runSignal), runSignal);
+  const linked = linkSignal(runSignal, timeoutMs);
+  try {
+    return await raceSignal(work(linked.signal), linked.signal);
+  } catch (error) {
+    if (linked.cause === 'timeout' && !runSignal?.aborted) {
+      throw new ToolError(tool, `Tool "${tool}" did not finish within ${timeoutMs} ms.`, { cause: error });
+    }
+    if (linked.cause === 'parent') throw new AbortError(undefined, { cause: runSignal?.reason });
+    throw error;
+  } finally {
+    linked.release();
+  }
+}
