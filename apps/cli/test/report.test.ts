@@ -125,4 +125,45 @@ describe('the HTML report, in a real browser', () => {
     expect(box?.height).toBeGreaterThan(100);
     await page.close();
   });
+
+  it("lists the director's orders the trace describes, with their outcome", async () => {
+    const { events, page } = await runAndOpen('hierarchical-swarm.yaml', cooperativeModel());
+    const plans = events.filter((e) => e.type === 'hierarchy.plan');
+    const planned = plans.flatMap((e) => (e.orders as { id: string }[]).map((o) => o.id));
+    expect(planned.length).toBeGreaterThan(0);
+    const rows = await page
+      .locator('[data-order]')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-order')));
+    expect(rows).toEqual(planned);
+    const ended = events.filter((e) => e.type === 'hierarchy.order.end').map((e) => String(e.status));
+    const statuses = await page.locator('[data-order] td:nth-child(4)').allTextContents();
+    expect(statuses).toEqual(ended);
+    await page.close();
+  });
+
+  it('shows every bid of a group chat and who took the floor', async () => {
+    let bids = 0;
+    const { events, page } = await runAndOpen(
+      'group-chat.yaml',
+      cooperativeModel((request) => {
+        const choice = request.body.tool_choice as { function?: { name?: string } } | undefined;
+        if (choice?.function?.name !== 'respond') return undefined;
+        bids += 1;
+        // Round one: the second bidder bids high and speaks; every later bid is silence.
+        const score = bids === 2 ? 0.9 : 0.1;
+        return { toolCalls: [{ name: 'respond', arguments: { score, message: `bid ${bids}` } }] };
+      }),
+    );
+    const traced = events
+      .filter((e) => e.type === 'groupchat.bid')
+      .flatMap((e) => e.bids as { agent: string }[]);
+    const drawn = await page
+      .locator('[data-bid]')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-bid')));
+    expect(drawn).toEqual(traced.map((b) => b.agent));
+    const speakers = events.filter((e) => e.type === 'groupchat.message').map((e) => e.agent);
+    expect(speakers).toHaveLength(1);
+    expect(await page.locator('[data-bid] b').allTextContents()).toEqual(speakers);
+    await page.close();
+  });
 });

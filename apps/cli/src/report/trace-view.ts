@@ -181,34 +181,55 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
         if (node) node.status = 'solution';
         break;
       }
-      default:
-        if (e.type.startsWith('hierarchy.order') || e.type === 'planner.task') {
-          const o = (e.order ?? e.task ?? e) as Record<string, unknown>;
-          const id = str(o.id ?? e.orderId ?? e.id, String(orders.size + 1));
-          const prior = orders.get(id);
+      case 'hierarchy.plan':
+      case 'planner.plan': {
+        const items = (e.type === 'hierarchy.plan' ? e.orders : e.tasks) as
+          | Record<string, unknown>[]
+          | undefined;
+        for (const item of items ?? []) {
+          const id = `${num(e.loop) ?? 0}:${str(item.id)}`;
           orders.set(id, {
-            id,
-            agent: str(o.agentName ?? e.agentName ?? e.agent, prior?.agent ?? ''),
-            task: str(o.task ?? e.task, prior?.task ?? ''),
-            status: e.type.endsWith('.start')
-              ? 'running'
-              : str(o.status ?? e.status, prior?.status ?? 'done'),
-            detail: str(e.error ?? e.output ?? o.output, prior?.detail ?? ''),
+            id: str(item.id),
+            agent: str(item.agentName),
+            task: str(item.task),
+            status: 'planned',
+            detail: '',
           });
-        } else if (e.type === 'groupchat.bid' || e.type === 'groupchat.round') {
-          const round = num(e.round) ?? 0;
-          const bids = (Array.isArray(e.bids) ? e.bids : [e]) as Record<string, unknown>[];
-          for (const b of bids) {
-            const adjusted = num(b.adjusted);
-            view.bids.push({
-              round,
-              agent: str(b.agent),
-              score: num(b.score) ?? 0,
-              ...(adjusted !== undefined && { adjusted }),
-              speaker: str(e.speaker) === str(b.agent),
-            });
-          }
         }
+        break;
+      }
+      case 'hierarchy.order.start':
+      case 'hierarchy.order.end':
+      case 'planner.task.start':
+      case 'planner.task.end': {
+        const id = `${num(e.loop) ?? 0}:${str(e.id)}`;
+        const order = orders.get(id) ?? { id: str(e.id), agent: '', task: '', status: 'planned', detail: '' };
+        if (e.agent) order.agent = e.agent;
+        order.status = e.type.endsWith('.start') ? 'running' : str(e.status, 'done');
+        if (e.error !== undefined) order.detail = str(e.error);
+        orders.set(id, order);
+        break;
+      }
+      case 'groupchat.bid': {
+        const round = num(e.round) ?? 0;
+        for (const b of (e.bids ?? []) as Record<string, unknown>[]) {
+          const adjusted = num(b.adjusted);
+          view.bids.push({
+            round,
+            agent: str(b.agent),
+            score: num(b.score) ?? 0,
+            ...(adjusted !== undefined && { adjusted }),
+            speaker: false,
+          });
+        }
+        break;
+      }
+      case 'groupchat.message': {
+        const last = view.bids.at(-1)?.round;
+        const winner = view.bids.find((b) => b.round === last && b.agent === e.agent);
+        if (winner) winner.speaker = true;
+        break;
+      }
     }
   }
   view.runs = [...runs.values()];
