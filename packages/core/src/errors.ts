@@ -156,6 +156,11 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
 }
 
+/** True when `error` is an abort: topologies rethrow it, never record it as a member's failure. */
+export function isAbort(error: unknown): boolean {
+  return SwarmError.isInstance(error) && error.code === 'ABORTED';
+}
+
 /** A readable message for anything thrown. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

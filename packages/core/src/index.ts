@@ -15,6 +15,7 @@ export {
   BudgetExceededError,
   ConfigError,
   errorMessage,
+  isAbort,
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
@@ -41,6 +42,15 @@ export {
   turnsAsText,
   validateMembers,
 } from './member.js';
+export {
+  booleanOption,
+  concurrencyOption,
+  integerOption,
+  numberOption,
+  optionalIntegerOption,
+  outputTypeOption,
+  timeoutOption,
+} from './option-checks.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
 export { lazyOpenAIClient, type OpenAIConnectionOptions } from './providers/openai-client.js';
