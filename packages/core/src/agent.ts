@@ -112,8 +112,9 @@ export class Agent {
   async run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
     const context = RunContext.from(options);
     const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
-    const tools = [...this.tools, ...(options.tools ?? [])];
-    const twice = duplicateToolName(tools);
+    const extra = options.tools ?? [];
+    const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
+    const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
     if (twice !== undefined) {
       throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
     }
@@ -135,19 +136,21 @@ export class Agent {
     context: RunContext,
   ): Promise<AgentResult> {
     let toolChoice = options.toolChoice;
-    const definitions = [...byName.values()].map(toolDefinition);
+    // Computed once per tool (see toolDefinition); only the array is new per run.
+    const definitions = Array.from(byName.values(), toolDefinition);
+    const metadata = { agent: this.name, purpose: 'agent' };
     const result: AgentResult = { output: '', messages: [], usage: emptyUsage(), llmCalls: 0, toolCalls: [] };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
       result.llmCalls += 1;
       const response = await context.callModel(this.model, {
         system: options.instructions ?? this.instructions,
-        messages: [...history, ...result.messages],
+        messages: result.messages.length === 0 ? history : [...history, ...result.messages],
         tools: definitions.length > 0 ? definitions : undefined,
         toolChoice: definitions.length > 0 ? toolChoice : undefined,
         temperature: this.temperature,
         maxTokens: this.maxTokens,
-        metadata: { agent: this.name, purpose: 'agent' },
+        metadata,
       });
       addUsage(result.usage, response.usage);
       result.output = response.text;

@@ -56,18 +56,57 @@ export function tool<P extends z.ZodObject, R>(options: ToolOptions<P, R>): Tool
   return { ...options };
 }
 
-/** The JSON Schema of a zod schema, in the form providers accept for function parameters. */
+// zod schemas are immutable, and so are tools: each JSON Schema and each tool definition is
+// computed on first use and shared (frozen, so that no consumer can change it for the others).
+const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+const definitions = new WeakMap<Tool, { parameters: z.ZodObject; definition: ToolDefinition }>();
+
+/**
+ * The JSON Schema of a zod schema, in the form providers accept for function parameters. It is
+ * computed once per schema object and returned frozen; copy it to change it.
+ */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as JsonSchema;
-  return rest;
+  let cached = jsonSchemas.get(schema);
+  if (cached === undefined) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as JsonSchema;
+    cached = deepFreeze(rest);
+    jsonSchemas.set(schema, cached);
+  }
+  return cached;
 }
 
-/** The definition the model sees for a tool. */
+/**
+ * The definition the model sees for a tool. It is computed once per tool object (built again only
+ * if its name, description or parameters were replaced) and returned frozen.
+ */
 export function toolDefinition(t: Tool): ToolDefinition {
-  return { name: t.name, description: t.description, parameters: toJsonSchema(t.parameters) };
+  const cached = definitions.get(t);
+  if (
+    cached !== undefined &&
+    cached.parameters === t.parameters &&
+    cached.definition.name === t.name &&
+    cached.definition.description === t.description
+  ) {
+    return cached.definition;
+  }
+  const definition = Object.freeze({
+    name: t.name,
+    description: t.description,
+    parameters: toJsonSchema(t.parameters),
+  });
+  definitions.set(t, { parameters: t.parameters, definition });
+  return definition;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** A readable one-paragraph summary of a zod validation failure, to send back to the model. */
