@@ -50,7 +50,7 @@ async function fakeModelOverhead(): Promise<void> {
   const agent = new Agent({ name: 'bench', instructions: 'Answer.', model: fakeModel, tools: [add] });
   const plain = new Agent({ name: 'bench', instructions: 'Answer.', model: fakeModel });
   const oneCall = () => fakeModel.generate({ messages: [{ role: 'user', content: 'hello' }] });
-  const t = await compare(
+  const { perCall: t } = await compare(
     {
       bareTurn: bareFakeTurn,
       agentTurn: () => agent.run('What is 2 + 3?'),
@@ -77,11 +77,12 @@ async function fakeModelOverhead(): Promise<void> {
 async function inMemoryTransport(): Promise<void> {
   const client = inMemoryOpenAI();
   const agent = new Agent({ name: 'bench', model: openaiModel('gpt-bench', { client }), tools: [add] });
-  const t = await compare(
+  const c = await compare(
     { sdk: () => bareSdkTurn(client, 'What is 2 + 3?'), agent: () => agent.run('What is 2 + 3?') },
-    { perRound: 1_000, rounds: 6, warmup: 1_000 },
+    { perRound: 250, rounds: 20, warmup: 1_000 },
   );
-  const ratio = t.agent / t.sdk;
+  const t = c.perCall;
+  const ratio = c.ratio('agent', 'sdk');
   console.log('Agent over the OpenAI provider vs the bare openai SDK (in-memory fetch, one-tool turn)');
   console.log(
     `  bare SDK: ${t.sdk.toFixed(1)} µs/turn, Agent: ${t.agent.toFixed(1)} µs/turn, ratio ${ratio.toFixed(3)}x (target <= 1.05x: ${verdict(ratio <= 1.05)})`,
@@ -95,7 +96,7 @@ async function overHttp(): Promise<void> {
     const { default: OpenAISdk } = await import('openai');
     const client = new OpenAISdk(options);
     const agent = new Agent({ name: 'bench', model: openaiModel('gpt-bench', options) });
-    const t = await compare(
+    const c = await compare(
       {
         sdk: () =>
           client.chat.completions.create({
@@ -104,11 +105,12 @@ async function overHttp(): Promise<void> {
           }),
         agent: () => agent.run('hello'),
       },
-      { perRound: 300, rounds: 4, warmup: 200 },
+      { perRound: 100, rounds: 10, warmup: 200 },
     );
+    const t = c.perCall;
     console.log('Agent over the OpenAI provider vs the bare openai SDK (loopback mockProviderServer)');
     console.log(
-      `  bare SDK: ${t.sdk.toFixed(1)} µs/call, Agent: ${t.agent.toFixed(1)} µs/call, ratio ${(t.agent / t.sdk).toFixed(3)}x`,
+      `  bare SDK: ${t.sdk.toFixed(1)} µs/call, Agent: ${t.agent.toFixed(1)} µs/call, ratio ${c.ratio('agent', 'sdk').toFixed(3)}x`,
     );
   } finally {
     await server.close();

@@ -3,21 +3,33 @@
 import OpenAI from 'openai';
 import type { Model, ModelRequest, ModelResponse, Usage } from '../src/types.js';
 
-/** Mean microseconds per call of `fn` over `n` sequential calls. */
+/**
+ * Mean CPU microseconds (user + system, this process) per call of `fn` over `n` sequential calls.
+ * CPU time rather than wall time: on a shared machine, time spent waiting for a core is not ours.
+ */
 export async function timePerCall(n: number, fn: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
+  const start = process.cpuUsage();
   for (let i = 0; i < n; i++) await fn();
-  return Number(process.hrtime.bigint() - start) / n / 1000;
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / n;
+}
+
+/** Per-call times of each side, and the ratio of two sides taken round by round. */
+export interface Comparison<K extends string> {
+  /** The median µs per call of each side. */
+  perCall: Record<K, number>;
+  /** The median over rounds of `a / b` within the same round (robust to drift between rounds). */
+  ratio(a: K, b: K): number;
 }
 
 /**
- * Times each side in alternating rounds (flipping which goes first), after a warm-up, so that the
- * drift of a shared machine affects all sides alike. Returns the median µs per call of each side.
+ * Times each side in many short alternating rounds (flipping which goes first), after a warm-up,
+ * so that the drift of a shared machine affects all sides alike.
  */
 export async function compare<K extends string>(
   sides: Record<K, () => Promise<unknown>>,
   options: { perRound: number; rounds: number; warmup: number },
-): Promise<Record<K, number>> {
+): Promise<Comparison<K>> {
   const names = Object.keys(sides) as K[];
   for (const name of names) await timePerCall(options.warmup, sides[name]);
   const samples = new Map<K, number[]>(names.map((name) => [name, []]));
@@ -25,7 +37,11 @@ export async function compare<K extends string>(
     const order = round % 2 === 0 ? names : [...names].reverse();
     for (const name of order) samples.get(name)!.push(await timePerCall(options.perRound, sides[name]));
   }
-  return Object.fromEntries(names.map((name) => [name, median(samples.get(name)!)])) as Record<K, number>;
+  const of = (name: K) => samples.get(name)!;
+  return {
+    perCall: Object.fromEntries(names.map((name) => [name, median(of(name))])) as Record<K, number>,
+    ratio: (a, b) => median(of(a).map((value, round) => value / of(b)[round]!)),
+  };
 }
 
 /** The median of a non-empty list. */

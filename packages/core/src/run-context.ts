@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AbortError,
   BudgetExceededError,
@@ -10,6 +9,7 @@ import {
 } from './errors.js';
 import type { EventInput, SwarmEvent } from './events.js';
 import type { Limiter } from './limiter.js';
+import { newRunId } from './run-id.js';
 import type { Model, ModelRequest, ModelResponse } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
@@ -51,7 +51,7 @@ export class RunContext {
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
 
   constructor(options: RunOptions & { topology?: string; runId?: string } = {}) {
-    this.runId = options.runId ?? randomUUID();
+    this.runId = options.runId ?? newRunId();
     this.topology = options.topology;
     this.signal = options.signal;
     this.limiter = options.limiter;
