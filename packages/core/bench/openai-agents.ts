@@ -92,11 +92,11 @@ async function main(): Promise<void> {
       swarm: () => ourFake.run(question),
       openaiAgents: () => runner.run(theirFake, question),
     },
-    { perRound: 500, rounds: 6, warmup: 500 },
+    { perRound: 100, rounds: 12, warmup: 500 },
   );
-  console.log('Same one-tool turn (2 model calls), each framework with its own fake-model hook');
+  console.log('Same one-tool turn (2 model calls), each framework with its own fake-model hook (CPU time)');
   console.log(
-    `  swarm: ${(fake.swarm / 2).toFixed(1)} µs per model call, @openai/agents: ${(fake.openaiAgents / 2).toFixed(1)} µs per model call, ratio ${(fake.openaiAgents / fake.swarm).toFixed(1)}x`,
+    `  swarm: ${(fake.perCall.swarm / 2).toFixed(1)} µs per model call, @openai/agents: ${(fake.perCall.openaiAgents / 2).toFixed(1)} µs per model call, ratio ${fake.ratio('openaiAgents', 'swarm').toFixed(1)}x`,
   );
 
   const client = inMemoryOpenAI();
@@ -120,11 +120,11 @@ async function main(): Promise<void> {
       swarm: () => ourSdk.run(question),
       openaiAgents: () => runner.run(theirSdk, question),
     },
-    { perRound: 300, rounds: 6, warmup: 300 },
+    { perRound: 100, rounds: 12, warmup: 300 },
   );
-  console.log('Same one-tool turn through the same in-memory openai client (Chat Completions)');
+  console.log('Same one-tool turn through the same in-memory openai client (Chat Completions, CPU time)');
   console.log(
-    `  swarm: ${sdk.swarm.toFixed(1)} µs per turn, @openai/agents: ${sdk.openaiAgents.toFixed(1)} µs per turn, ratio ${(sdk.openaiAgents / sdk.swarm).toFixed(2)}x`,
+    `  swarm: ${sdk.perCall.swarm.toFixed(1)} µs per turn, @openai/agents: ${sdk.perCall.openaiAgents.toFixed(1)} µs per turn, ratio ${sdk.ratio('openaiAgents', 'swarm').toFixed(2)}x`,
   );
 }
 
