@@ -12,6 +12,8 @@ type Side = 'sdk' | 'agent';
 
 interface Sample {
   wallMs: number;
+  /** CPU time of the burst (user + system): what the wall time is made of on a busy machine. */
+  cpuMs: number;
   peakRssMb: number;
   /** RSS after the burst minus RSS before it. */
   grownMb: number;
@@ -32,13 +34,16 @@ async function child(side: Side): Promise<void> {
   const turn = side === 'sdk' ? sdk : async () => (await agent.run(question)).output;
   for (let i = 0; i < 4; i++) await Promise.all(Array.from({ length: 100 }, turn));
   const before = process.memoryUsage().rss;
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const outputs = await Promise.all(Array.from({ length: runs }, turn));
   const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
   const after = process.memoryUsage().rss;
   if (outputs.some((output) => output !== 'The sum is 5.')) throw new Error(`${side}: a run went wrong.`);
   const sample: Sample = {
     wallMs,
+    cpuMs: (used.user + used.system) / 1000,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     grownMb: (after - before) / 2 ** 20,
   };
@@ -73,6 +78,10 @@ function parent(): void {
   );
   console.log(
     `  peak RSS: bare SDK ${rss('sdk').toFixed(0)} MB, Agent ${rss('agent').toFixed(0)} MB, ratio ${rssRatio.toFixed(3)}x (target <= 1.1x: ${verdict(rssRatio <= 1.1)})`,
+  );
+  const cpu = (side: Side) => median(samples[side].map((s) => s.cpuMs));
+  console.log(
+    `  CPU: bare SDK ${cpu('sdk').toFixed(0)} ms, Agent ${cpu('agent').toFixed(0)} ms, ratio ${(cpu('agent') / cpu('sdk')).toFixed(3)}x`,
   );
   const grown = (side: Side) => median(samples[side].map((s) => s.grownMb));
   console.log(

@@ -1,20 +1,47 @@
-// Our Agent against the OpenAI Agents SDK (`@openai/agents`, a bench-only dev dependency) on the same
-// scripted work: the model calls `add(2, 3)`, the tool runs, the model answers. Each framework is
-// driven through its own fake-model hook, then through the same in-memory `openai` client.
-// Run with `pnpm bench` (from the root) or `pnpm --filter @swarm/core bench`.
+// Our Agent against the OpenAI Agents SDK on the same scripted work: the model calls `add(2, 3)`,
+// the tool runs, the model answers. Each framework is driven through its own fake-model hook, then
+// through the same in-memory `openai` client. The SDK is `@openai/agents-core` and
+// `@openai/agents-openai`: what `@openai/agents` bundles, less its realtime (voice) part.
+// Run with `pnpm bench` (from the root) or `pnpm --filter @swarm-apps/bench-openai-agents bench`.
 import {
   Agent as OpenAIAgent,
   type Model as OpenAIAgentsModel,
   type ModelRequest as OpenAIAgentsRequest,
   type ModelResponse as OpenAIAgentsResponse,
   Usage as OpenAIAgentsUsage,
-  OpenAIChatCompletionsModel,
   tool as openaiTool,
   Runner,
-} from '@openai/agents';
+} from '@openai/agents-core';
+import { OpenAIChatCompletionsModel } from '@openai/agents-openai';
+import { Agent, type Model, type ModelResponse, openaiModel, tool } from '@swarm/core';
 import { z } from 'zod';
-import { Agent, openaiModel, tool } from '../src/index.js';
-import { compare, fakeModel, inMemoryOpenAI } from './measure.js';
+import { compare, inMemoryOpenAI } from './measure.js';
+
+const usage = { inputTokens: 1, outputTokens: 1, cachedTokens: 0, reasoningTokens: 0, totalTokens: 2 };
+
+// The scripted work as our model: call `add(2, 3)`, then answer with the tool's result.
+const fakeModel: Model = {
+  id: 'fake',
+  generate: async ({ messages }): Promise<ModelResponse> => {
+    const last = messages.at(-1);
+    if (last?.role === 'tool') {
+      return {
+        text: `The sum is ${last.content}.`,
+        toolCalls: [],
+        usage,
+        finishReason: 'stop',
+        modelId: 'fake',
+      };
+    }
+    return {
+      text: '',
+      toolCalls: [{ id: 'call_1', name: 'add', arguments: { a: 2, b: 3 } }],
+      usage,
+      finishReason: 'tool-calls',
+      modelId: 'fake',
+    };
+  },
+};
 
 const parameters = z.object({ a: z.number(), b: z.number() });
 const ours = tool({
@@ -109,8 +136,7 @@ async function main(): Promise<void> {
   const theirSdk = new OpenAIAgent({
     name: 'bench',
     instructions: 'Answer.',
-    // The Agents SDK resolves its own copy of `openai`; the client is the same object at run time.
-    model: new OpenAIChatCompletionsModel(client as never, 'gpt-bench'),
+    model: new OpenAIChatCompletionsModel(client, 'gpt-bench'),
     tools: [theirs],
   });
   check((await ourSdk.run(question)).output, 'swarm (openai client)');
