@@ -67,7 +67,7 @@ async function fakeModelOverhead(): Promise<void> {
     `  one-tool turn (2 calls): ${t.agentTurn.toFixed(2)} µs vs ${t.bareTurn.toFixed(2)} µs by hand: ${perCall.toFixed(2)} µs per model call (target <= 5 µs: ${verdict(perCall <= 5)})`,
   );
   console.log(
-    `  answer only (1 call):    ${t.agentCall.toFixed(2)} µs vs ${t.bareCall.toFixed(2)} µs by hand: ${single.toFixed(2)} µs per model call`,
+    `  answer only (1 call, no per-run cost shared): ${t.agentCall.toFixed(2)} µs vs ${t.bareCall.toFixed(2)} µs by hand: ${single.toFixed(2)} µs per model call`,
   );
   console.log(
     `  building the tool's JSON Schema (now once per tool, was every run): ${t.schema.toFixed(2)} µs = ${(t.schema / t.agentTurn).toFixed(2)}x a whole turn today`,

@@ -62,7 +62,7 @@ function spawnSide(side: Side): Sample {
 
 function parent(): void {
   const samples: Record<Side, Sample[]> = { sdk: [], agent: [] };
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < 4; round++) {
     const order: Side[] = round % 2 === 0 ? ['sdk', 'agent'] : ['agent', 'sdk'];
     for (const side of order) samples[side].push(spawnSide(side));
   }
@@ -71,7 +71,7 @@ function parent(): void {
   const wallRatio = wall('agent') / wall('sdk');
   const rssRatio = rss('agent') / rss('sdk');
   console.log(
-    `${runs} concurrent runs, ${latencyMs} ms per model call (in-memory client, median of 5 processes each)`,
+    `${runs} concurrent runs, ${latencyMs} ms per model call (in-memory client, median of 4 processes each)`,
   );
   console.log(
     `  wall: bare SDK ${wall('sdk').toFixed(0)} ms, Agent ${wall('agent').toFixed(0)} ms, ratio ${wallRatio.toFixed(3)}x (target <= 1.1x: ${verdict(wallRatio <= 1.1)})`,

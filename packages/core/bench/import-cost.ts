@@ -73,7 +73,7 @@ function anthropicModulesLoaded(modules: readonly string[]): number {
 function main(): void {
   const names = Object.keys(variants) as Variant[];
   const samples = new Map<Variant, Sample[]>(names.map((name) => [name, []]));
-  for (let round = 0; round < 7; round++) {
+  for (let round = 0; round < 5; round++) {
     const order = round % 2 === 0 ? names : [...names].reverse();
     for (const name of order) samples.get(name)!.push(sample(variants[name]));
   }
@@ -82,7 +82,7 @@ function main(): void {
   const openaiMb = rss('openai') - rss('nothing');
   const coreMb = rss('core') - rss('nothing');
   const overOpenAI = rss('core') - rss('openai');
-  console.log('Importing @swarm/core (fresh child processes, median of 7)');
+  console.log('Importing @swarm/core (fresh child processes, median of 5)');
   console.log(
     `  RSS over an empty process: openai +${openaiMb.toFixed(1)} MB, @swarm/core +${coreMb.toFixed(1)} MB (${(coreMb / openaiMb).toFixed(2)}x openai's)`,
   );
