@@ -72,7 +72,8 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
       io: 'input',
       unrepresentable: 'any',
     }) as JsonSchema;
-    cached = deepFreeze(rest);
+    // A copy, so that freezing it can never freeze an object the caller's schema holds.
+    cached = deepFreeze(structuredClone(rest));
     jsonSchemas.set(schema, cached);
   }
   return cached;
