@@ -1,82 +1,125 @@
-// Framework overhead of Agent.run, and Agent over the OpenAI provider beside the bare openai SDK.
+// Framework overhead of Agent.run on the scripted one-tool turn (the model calls `add`, then
+// answers): with a fake in-process model, over an in-memory transport beside the bare openai SDK,
+// and over loopback HTTP. Every figure is measured in the same run; targets are printed beside.
 // Run with `pnpm bench` (from the root) or `pnpm --filter @swarm/core bench`.
-import OpenAI from 'openai';
-import { Agent } from '../src/agent.js';
-import { openaiModel } from '../src/providers/openai.js';
+import type OpenAI from 'openai';
+import { z } from 'zod';
+import { Agent, openaiModel, tool } from '../src/index.js';
 import { mockProviderServer } from '../src/testing/mock-provider-server.js';
-import type { Model, ModelResponse } from '../src/types.js';
+import type { Message } from '../src/types.js';
+import { addToolParam, compare, fakeModel, inMemoryOpenAI, verdict } from './measure.js';
 
-const instantResponse: ModelResponse = {
-  text: 'ok',
-  toolCalls: [],
-  usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0, reasoningTokens: 0, totalTokens: 2 },
-  finishReason: 'stop',
-  modelId: 'instant',
-};
-const instant: Model = { id: 'instant', generate: async () => instantResponse };
+const add = tool({
+  name: 'add',
+  description: 'Adds two numbers.',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
 
-async function timePerCall(n: number, fn: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await fn();
-  return Number(process.hrtime.bigint() - start) / n / 1000;
+// The scripted work written by hand against the fake model: the floor for two model calls.
+async function bareFakeTurn(): Promise<string> {
+  const messages: Message[] = [{ role: 'user', content: 'What is 2 + 3?' }];
+  const first = await fakeModel.generate({ messages });
+  const call = first.toolCalls[0]!;
+  const { a, b } = call.arguments as { a: number; b: number };
+  messages.push({ role: 'assistant', content: first.text, toolCalls: first.toolCalls });
+  messages.push({ role: 'tool', toolCallId: call.id, content: String(a + b) });
+  return (await fakeModel.generate({ messages })).text;
 }
 
-async function inProcess(): Promise<void> {
-  const agent = new Agent({ name: 'bench', instructions: 'Answer.', model: instant });
-  const n = 50_000;
-  await timePerCall(5_000, () => agent.run('hello'));
-  const bare = await timePerCall(n, () =>
-    instant.generate({ messages: [{ role: 'user', content: 'hello' }] }),
+// The same work by hand with the bare openai SDK.
+async function bareSdkTurn(client: OpenAI, content: string): Promise<string> {
+  const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content }];
+  const first = await client.chat.completions.create({ model: 'gpt-bench', messages, tools: [addToolParam] });
+  const message = first.choices[0]!.message;
+  messages.push(message);
+  for (const call of message.tool_calls ?? []) {
+    if (call.type !== 'function') continue;
+    const { a, b } = JSON.parse(call.function.arguments) as { a: number; b: number };
+    messages.push({ role: 'tool', tool_call_id: call.id, content: String(a + b) });
+  }
+  const second = await client.chat.completions.create({
+    model: 'gpt-bench',
+    messages,
+    tools: [addToolParam],
+  });
+  return second.choices[0]!.message.content ?? '';
+}
+
+async function fakeModelOverhead(): Promise<void> {
+  const agent = new Agent({ name: 'bench', instructions: 'Answer.', model: fakeModel, tools: [add] });
+  const plain = new Agent({ name: 'bench', instructions: 'Answer.', model: fakeModel });
+  const oneCall = () => fakeModel.generate({ messages: [{ role: 'user', content: 'hello' }] });
+  const { perCall: t } = await compare(
+    {
+      bareTurn: bareFakeTurn,
+      agentTurn: () => agent.run('What is 2 + 3?'),
+      bareCall: oneCall,
+      agentCall: () => plain.run('hello'),
+      schema: async () => z.toJSONSchema(add.parameters, { io: 'input', unrepresentable: 'any' }),
+    },
+    { perRound: 4_000, rounds: 6, warmup: 4_000 },
   );
-  const full = await timePerCall(n, () => agent.run('hello'));
-  const overhead = full - bare;
-  console.log('Agent.run with an instant in-process model');
-  console.log(`  calls: ${n}, per call: ${full.toFixed(2)} µs, bare model: ${bare.toFixed(2)} µs`);
+  const perCall = (t.agentTurn - t.bareTurn) / 2;
+  const single = t.agentCall - t.bareCall;
+  console.log('Agent.run with a fake in-process model (framework time per model call)');
   console.log(
-    `  framework time per model call: ${overhead.toFixed(2)} µs (target < 50 µs) ${overhead < 50 ? 'PASS' : 'FAIL'}`,
+    `  one-tool turn (2 calls): ${t.agentTurn.toFixed(2)} µs vs ${t.bareTurn.toFixed(2)} µs by hand: ${perCall.toFixed(2)} µs per model call (target <= 5 µs: ${verdict(perCall <= 5)})`,
+  );
+  console.log(
+    `  answer only (1 call, no per-run cost shared): ${t.agentCall.toFixed(2)} µs vs ${t.bareCall.toFixed(2)} µs by hand: ${single.toFixed(2)} µs per model call`,
+  );
+  console.log(
+    `  building the tool's JSON Schema (now once per tool, was every run): ${t.schema.toFixed(2)} µs = ${(t.schema / t.agentTurn).toFixed(2)}x a whole turn today`,
+  );
+}
+
+async function inMemoryTransport(): Promise<void> {
+  const client = inMemoryOpenAI();
+  const agent = new Agent({ name: 'bench', model: openaiModel('gpt-bench', { client }), tools: [add] });
+  const c = await compare(
+    { sdk: () => bareSdkTurn(client, 'What is 2 + 3?'), agent: () => agent.run('What is 2 + 3?') },
+    { perRound: 250, rounds: 20, warmup: 1_000 },
+  );
+  const t = c.perCall;
+  const ratio = c.ratio('agent', 'sdk');
+  console.log('Agent over the OpenAI provider vs the bare openai SDK (in-memory fetch, one-tool turn)');
+  console.log(
+    `  bare SDK: ${t.sdk.toFixed(1)} µs/turn, Agent: ${t.agent.toFixed(1)} µs/turn, ratio ${ratio.toFixed(3)}x (target <= 1.05x: ${verdict(ratio <= 1.05)})`,
   );
 }
 
 async function overHttp(): Promise<void> {
   const server = await mockProviderServer({ handler: () => ({ text: 'ok' }) });
   try {
-    const client = new OpenAI({ apiKey: 'bench', baseURL: server.openaiBaseURL, maxRetries: 0 });
-    const agent = new Agent({
-      name: 'bench',
-      model: openaiModel('gpt-bench', { apiKey: 'bench', baseURL: server.openaiBaseURL, maxRetries: 0 }),
-    });
-    const sdk = () =>
-      client.chat.completions.create({ model: 'gpt-bench', messages: [{ role: 'user', content: 'hello' }] });
-    const swarm = () => agent.run('hello');
-    await timePerCall(300, sdk);
-    await timePerCall(300, swarm);
-    // Alternate rounds, and which side goes first, so that drift of the machine affects both alike.
-    let sdkTotal = 0;
-    let swarmTotal = 0;
-    const rounds = 6;
-    const perRound = 400;
-    for (let r = 0; r < rounds; r++) {
-      if (r % 2 === 0) {
-        sdkTotal += await timePerCall(perRound, sdk);
-        swarmTotal += await timePerCall(perRound, swarm);
-      } else {
-        swarmTotal += await timePerCall(perRound, swarm);
-        sdkTotal += await timePerCall(perRound, sdk);
-      }
-    }
-    const sdkMean = sdkTotal / rounds;
-    const swarmMean = swarmTotal / rounds;
-    const ratio = swarmMean / sdkMean;
-    console.log('Agent over the OpenAI provider vs the bare openai SDK (mockProviderServer, zero latency)');
-    console.log(`  bare SDK: ${sdkMean.toFixed(1)} µs/call, Agent: ${swarmMean.toFixed(1)} µs/call`);
-    console.log(`  ratio: ${ratio.toFixed(3)}× (target <= 1.2×) ${ratio <= 1.2 ? 'PASS' : 'FAIL'}`);
+    const options = { apiKey: 'bench', baseURL: server.openaiBaseURL, maxRetries: 0 };
+    const { default: OpenAISdk } = await import('openai');
+    const client = new OpenAISdk(options);
+    const agent = new Agent({ name: 'bench', model: openaiModel('gpt-bench', options) });
+    const c = await compare(
+      {
+        sdk: () =>
+          client.chat.completions.create({
+            model: 'gpt-bench',
+            messages: [{ role: 'user', content: 'hello' }],
+          }),
+        agent: () => agent.run('hello'),
+      },
+      { perRound: 100, rounds: 10, warmup: 200 },
+    );
+    const t = c.perCall;
+    console.log('Agent over the OpenAI provider vs the bare openai SDK (loopback mockProviderServer)');
+    console.log(
+      `  bare SDK: ${t.sdk.toFixed(1)} µs/call, Agent: ${t.agent.toFixed(1)} µs/call, ratio ${c.ratio('agent', 'sdk').toFixed(3)}x`,
+    );
   } finally {
     await server.close();
   }
 }
 
 async function main(): Promise<void> {
-  await inProcess();
+  await fakeModelOverhead();
+  await inMemoryTransport();
   await overHttp();
 }
 

@@ -4,7 +4,7 @@ import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import { resolveModel } from './resolve-model.js';
 import { RunContext, type RunOptions } from './run-context.js';
-import { executeWithin, type TimedTool } from './timed-tool.js';
+import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, toolDefinition } from './tool.js';
 import type { Message, Model, ModelLike, ToolCall, ToolChoice, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
@@ -102,9 +102,7 @@ export class Agent {
     }
     for (const [name, ms] of [
       ['toolTimeoutMs', options.toolTimeoutMs],
-      ...(options.tools ?? []).map(
-        (t) => [`tool "${t.name}" timeoutMs`, (t as TimedTool).timeoutMs] as const,
-      ),
+      ...(options.tools ?? []).map((t) => [`tool "${t.name}" timeoutMs`, t.timeoutMs] as const),
     ] as const) {
       if (ms !== undefined && !(Number.isFinite(ms) && ms > 0)) {
         throw new ConfigError(
@@ -133,8 +131,9 @@ export class Agent {
   async run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
     const context = options.context ?? new RunContext({ ...options, name: this.name });
     const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
-    const tools = [...this.tools, ...(options.tools ?? [])];
-    const twice = duplicateToolName(tools);
+    const extra = options.tools ?? [];
+    const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
+    const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
     if (twice !== undefined) {
       throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
     }
@@ -156,19 +155,21 @@ export class Agent {
     context: RunContext,
   ): Promise<AgentResult> {
     let toolChoice = options.toolChoice;
-    const definitions = [...byName.values()].map(toolDefinition);
+    // Computed once per tool (see toolDefinition); only the array is new per run.
+    const definitions = Array.from(byName.values(), toolDefinition);
+    const metadata = { agent: this.name, purpose: 'agent' };
     const result: AgentResult = { output: '', messages: [], usage: emptyUsage(), llmCalls: 0, toolCalls: [] };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
       result.llmCalls += 1;
       const response = await context.callModel(this.model, {
         system: options.instructions ?? this.instructions,
-        messages: [...history, ...result.messages],
+        messages: result.messages.length === 0 ? history : [...history, ...result.messages],
         tools: definitions.length > 0 ? definitions : undefined,
         toolChoice: definitions.length > 0 ? toolChoice : undefined,
         temperature: this.temperature,
         maxTokens: this.maxTokens,
-        metadata: { agent: this.name, purpose: 'agent' },
+        metadata,
       });
       addUsage(result.usage, response.usage);
       result.output = response.text;
@@ -298,7 +299,7 @@ export class Agent {
         t.name,
         (signal) => t.execute(parsed.data, { agent: this.name, toolCallId: call.id, signal, run: context }),
         context.signal,
-        (t as TimedTool).timeoutMs ?? this.toolTimeoutMs,
+        t.timeoutMs ?? this.toolTimeoutMs,
       );
       const record = { call, result: stringify(value), isError: false };
       return finish(t.endsRun ? { ...record, value } : record);

@@ -65,7 +65,6 @@ export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
 export { type RunStream, runStream } from './run-stream.js';
-export type { TimedTool } from './timed-tool.js';
 export {
   describeZodError,
   type Tool,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AbortError,
   BudgetExceededError,
@@ -10,6 +9,7 @@ import {
 } from './errors.js';
 import type { EventInput, SwarmEvent } from './events.js';
 import type { Limiter } from './limiter.js';
+import { newRunId } from './run-id.js';
 import type { Model, ModelRequest, ModelResponse } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
@@ -72,7 +72,7 @@ export class RunContext {
 
   constructor(options: RunContextOptions = {}) {
     const { parent } = options;
-    this.runId = options.runId ?? randomUUID();
+    this.runId = options.runId ?? newRunId();
     this.topology = options.topology;
     this.parent = parent;
     this.path = [...(parent?.path ?? []), options.topology ?? options.name ?? 'run'];

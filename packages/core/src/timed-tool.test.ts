@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { Agent } from './agent.js';
 import { AbortError, ConfigError } from './errors.js';
 import { reply, ScriptedModel, toolCall } from './testing/scripted-model.js';
-import type { TimedTool } from './timed-tool.js';
 import { type Tool, tool } from './tool.js';
 
 /** A tool whose execute never settles and ignores its signal; it records the signal it was given. */
@@ -47,7 +46,7 @@ describe('tool time limits', () => {
   });
 
   it("prefers a tool's own timeoutMs to the Agent's default", async () => {
-    const quick: TimedTool = { ...stuckTool(), timeoutMs: 10 };
+    const quick: Tool = { ...stuckTool(), timeoutMs: 10 };
     const model = new ScriptedModel([toolCall('stuck', {}), reply('done')]);
     const agent = new Agent({ name: 'a', model, tools: [quick], toolTimeoutMs: 60_000 });
     const started = performance.now();
@@ -75,7 +74,23 @@ describe('tool time limits', () => {
     const model = new ScriptedModel([]);
     expect(() => new Agent({ name: 'a', model, toolTimeoutMs: 0 })).toThrow(ConfigError);
     expect(() => new Agent({ name: 'a', model, toolTimeoutMs: 0 })).toThrow(/toolTimeoutMs/);
-    const bad: TimedTool = { ...stuckTool(), timeoutMs: -1 };
+    const bad: Tool = { ...stuckTool(), timeoutMs: -1 };
     expect(() => new Agent({ name: 'a', model, tools: [bad] })).toThrow(/tool "stuck" timeoutMs/);
+  });
+});
+
+describe('tool({ timeoutMs })', () => {
+  it('takes a time limit of its own and rejects a bad one at definition', () => {
+    const quick = tool({
+      name: 'quick',
+      description: '',
+      parameters: z.object({}),
+      execute: () => 'ok',
+      timeoutMs: 50,
+    });
+    expect(quick.timeoutMs).toBe(50);
+    expect(() =>
+      tool({ name: 'bad', description: '', parameters: z.object({}), execute: () => 'ok', timeoutMs: 0 }),
+    ).toThrow(ConfigError);
   });
 });

@@ -2,9 +2,6 @@ import { AbortError, ToolError } from './errors.js';
 import { linkSignal, raceSignal } from './linked-signal.js';
 import type { Tool } from './tool.js';
 
-/** A tool with an optional time limit of its own, overriding the Agent's `toolTimeoutMs`. */
-export type TimedTool = Tool & { readonly timeoutMs?: number };
-
 /**
  * Runs one tool call so that it cannot hold a run hostage: it settles as soon as the run's signal
  * fires (AbortError) or `timeoutMs` passes (a ToolError the model sees), whether or not `execute`

@@ -24,6 +24,11 @@ export interface Tool<P extends z.ZodObject = z.ZodObject, R = unknown> {
    * response are answered as not executed. Handoff tools use this.
    */
   readonly endsRun?: boolean;
+  /**
+   * How long one call may take before it becomes a tool error the model sees (default: the agent's
+   * `toolTimeoutMs`, else no limit).
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Options of `tool()`. */
@@ -33,6 +38,8 @@ export interface ToolOptions<P extends z.ZodObject, R> {
   parameters: P;
   execute: (args: z.output<P>, context: ToolContext) => Promise<R> | R;
   endsRun?: boolean;
+  /** How long one call may take before it becomes a tool error the model sees. */
+  timeoutMs?: number;
 }
 
 const toolName = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -53,21 +60,66 @@ export function tool<P extends z.ZodObject, R>(options: ToolOptions<P, R>): Tool
   if (typeof options.execute !== 'function') {
     throw new ConfigError(`tool "${options.name}": execute must be a function.`);
   }
+  if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+    throw new ConfigError(
+      `tool "${options.name}": timeoutMs must be a positive number of milliseconds (got ${options.timeoutMs}).`,
+    );
+  }
   return { ...options };
 }
 
-/** The JSON Schema of a zod schema, in the form providers accept for function parameters. */
+// zod schemas are immutable, and so are tools: each JSON Schema and each tool definition is
+// computed on first use and shared (frozen, so that no consumer can change it for the others).
+const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+const definitions = new WeakMap<Tool, { parameters: z.ZodObject; definition: ToolDefinition }>();
+
+/**
+ * The JSON Schema of a zod schema, in the form providers accept for function parameters. It is
+ * computed once per schema object and returned frozen; copy it to change it.
+ */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as JsonSchema;
-  return rest;
+  let cached = jsonSchemas.get(schema);
+  if (cached === undefined) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as JsonSchema;
+    // A copy, so that freezing it can never freeze an object the caller's schema holds.
+    cached = deepFreeze(structuredClone(rest));
+    jsonSchemas.set(schema, cached);
+  }
+  return cached;
 }
 
-/** The definition the model sees for a tool. */
+/**
+ * The definition the model sees for a tool. It is computed once per tool object (built again only
+ * if its name, description or parameters were replaced) and returned frozen.
+ */
 export function toolDefinition(t: Tool): ToolDefinition {
-  return { name: t.name, description: t.description, parameters: toJsonSchema(t.parameters) };
+  const cached = definitions.get(t);
+  if (
+    cached !== undefined &&
+    cached.parameters === t.parameters &&
+    cached.definition.name === t.name &&
+    cached.definition.description === t.description
+  ) {
+    return cached.definition;
+  }
+  const definition = Object.freeze({
+    name: t.name,
+    description: t.description,
+    parameters: toJsonSchema(t.parameters),
+  });
+  definitions.set(t, { parameters: t.parameters, definition });
+  return definition;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** A readable one-paragraph summary of a zod validation failure, to send back to the model. */
