@@ -1,6 +1,5 @@
 import { AbortError, ToolError } from './errors.js';
 import { linkSignal, raceSignal } from './linked-signal.js';
-import type { Tool } from './tool.js';
 
 /**
  * Runs one tool call so that it cannot hold a run hostage: it settles as soon as the run's signal
