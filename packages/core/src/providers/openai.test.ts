@@ -285,7 +285,8 @@ describe('openaiModel', () => {
     });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toBeInstanceOf(AbortError);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Well before the 5 s Retry-After would have ended (loose, for a busy machine).
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('turns an abort in the middle of a stream into an AbortError', async () => {

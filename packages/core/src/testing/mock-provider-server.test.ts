@@ -186,7 +186,8 @@ describe('mockProviderServer', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     const started = Date.now();
     await server.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    // A hung request left open would keep close() waiting forever; 5 s is room for a busy machine.
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await pending).toBeInstanceOf(Error);
     server = await mockProviderServer();
   });

@@ -9,7 +9,14 @@ import { autoModel } from './auto-model.js';
 import { type ConformanceCheck, ConformanceError, topologyConformance } from './topology-conformance.js';
 import { describeTopologyConformance } from './vitest.js';
 
-type Flaw = 'none' | 'no-run-end' | 'fresh-context' | 'ignores-budget' | 'swallows-abort' | 'miscounts';
+type Flaw =
+  | 'none'
+  | 'no-run-end'
+  | 'fresh-context'
+  | 'ignores-budget'
+  | 'swallows-abort'
+  | 'slow-abort'
+  | 'miscounts';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
@@ -52,6 +59,8 @@ class Relay extends BaseTopology {
         }
         if (reason) return { output: text, interrupted: true, interruptionReason: reason };
         if (this.flaw === 'swallows-abort') return { output: text };
+        // Waits on a timer before giving up: the abort does not reach what it waits on.
+        if (this.flaw === 'slow-abort') await new Promise((r) => setTimeout(r, 3_000).unref());
         throw error;
       }
     }
@@ -97,6 +106,12 @@ describe('topologyConformance catches a broken topology', () => {
 
   it('fails a topology that swallows an abort', async () => {
     expect(await failures('swallows-abort')).toContain(
+      'an abort rejects with AbortError promptly and leaves no listener or timer',
+    );
+  });
+
+  it('fails a topology that waits on a timer before rejecting an abort', async () => {
+    expect(await failures('slow-abort')).toContain(
       'an abort rejects with AbortError promptly and leaves no listener or timer',
     );
   });
