@@ -18,7 +18,9 @@ export type ModelsFromEnv = Partial<Record<keyof typeof roleVariables, string>>;
  * ...) into `models`. Each must be `provider:model`, a form `resolveModel` accepts; anything else
  * is a `ConfigError` naming the variable (the seed silently fell back to a default model).
  */
-export function modelsFromEnv(env: NodeJS.ProcessEnv = process.env): ModelsFromEnv {
+export function modelsFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ModelsFromEnv {
   const models: ModelsFromEnv = {};
   for (const [role, variable] of Object.entries(roleVariables) as [keyof ModelsFromEnv, string][]) {
     const value = env[variable]?.trim();
