@@ -53,7 +53,8 @@ interface Prepared {
 /**
  * The routing engine behind `ForestSwarm`, `Tree` and `TreeAgent.isRelevantForTask`. Agent prompts
  * (with the reference texts, when thresholds are calibrated) are embedded lazily, all in one call,
- * the first time a task is routed; tasks are embedded once per call of `route`, all in one batch.
+ * the first time a task is routed; tasks are embedded once per call of `route`, all in one batch
+ * (with the remainders that context agreement compares: each task without its weak shared words).
  * Scoring is one sparse matrix product plus an inverted keyword index.
  */
 export class AgentRouter {
