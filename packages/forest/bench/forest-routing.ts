@@ -57,6 +57,13 @@ async function quality(label: string, embedder: Embedder, target: boolean): Prom
   console.log(
     `    rejected by kind     ${[...kinds].map(([kind, k]) => `${kind} ${k.rejected}/${k.total}`).join(', ')}`,
   );
+  // The rule was designed looking at the even-indexed off-topic tasks only; the odd half is held out.
+  const half = (parity: number) => {
+    const indices = offTopic.map((_, i) => i).filter((i) => i % 2 === parity);
+    const rejected = indices.filter((i) => routed[i]!.status === 'rejected').length;
+    return `${rejected}/${indices.length} (${percent(rejected / indices.length)})`;
+  };
+  console.log(`    rejected by half     design (even-indexed) ${half(0)}, held out (odd-indexed) ${half(1)}`);
   for (const miss of score.misses) {
     console.log(`      miss: ${JSON.stringify(miss.task)} -> ${miss.got} (expected ${miss.expected})`);
   }

@@ -1,8 +1,9 @@
 import { ModelError, throwIfAborted } from '@swarm/core';
-import { type CachedEmbedder, VectorIndex } from '@swarm/embeddings';
+import { type CachedEmbedder, cosineSimilarity, VectorIndex } from '@swarm/embeddings';
 import { referenceTexts } from './reference-texts.js';
 import type { RouteCandidate, RouteRule, RoutingStrategy } from './route-decision.js';
-import { TermIndex } from './term-index.js';
+import { stem } from './stem.js';
+import { TermIndex, type TermMatch } from './term-index.js';
 import type { TreeAgent } from './tree-agent.js';
 
 /** One routable agent and the tree it belongs to. */
@@ -52,7 +53,8 @@ interface Prepared {
 /**
  * The routing engine behind `ForestSwarm`, `Tree` and `TreeAgent.isRelevantForTask`. Agent prompts
  * (with the reference texts, when thresholds are calibrated) are embedded lazily, all in one call,
- * the first time a task is routed; tasks are embedded once per call of `route`, all in one batch.
+ * the first time a task is routed; tasks are embedded once per call of `route`, all in one batch
+ * (with the remainders that context agreement compares: each task without its weak shared words).
  * Scoring is one sparse matrix product plus an inverted keyword index.
  */
 export class AgentRouter {
@@ -78,8 +80,27 @@ export class AgentRouter {
       // Built for an explicit threshold first: only the reference texts are embedded now.
       prepared.calibration = this.#calibrate(prepared.index, await this.#embed([...referenceTexts], signal));
     }
-    const vectors = await this.#embed([...tasks], signal);
-    return tasks.map((task, i) => this.#decide(task, vectors[i]!, prepared, settings));
+    // Context agreement: an agent relevant by similarity alone, while the words it shares with the
+    // task were too weak for the keyword rule, must also be similar to the task without those words.
+    // Those remainders are embedded in the same call as the tasks.
+    const matches = tasks.map((task) => prepared.terms.match(task));
+    const remainders = tasks.map((task, k) => {
+      const weak = new Map<number, string>();
+      for (const [i, match] of matches[k]!)
+        if (!match.relevant) weak.set(i, withoutWords(task, match.keywords));
+      return weak;
+    });
+    const extra = [...new Set(remainders.flatMap((weak) => [...weak.values()]))].filter((t) => t !== '');
+    const vectors = await this.#embed([...tasks, ...extra], signal);
+    const byText = new Map(extra.map((text, j) => [text, vectors[tasks.length + j]!]));
+    return tasks.map((task, k) =>
+      this.#decide(
+        { task, vector: vectors[k]!, matches: matches[k]!, remainders: remainders[k]! },
+        byText,
+        prepared,
+        settings,
+      ),
+    );
   }
 
   /** Each agent's prompt vector, in entry order (embedded once, in one call). */
@@ -178,11 +199,16 @@ export class AgentRouter {
     return this.embedder.embed(texts, signal ? { signal } : {});
   }
 
-  #decide(task: string, vector: Float32Array, prepared: Prepared, settings: RouterSettings): RouterOutcome {
-    const { index, terms } = prepared;
+  #decide(
+    scored: Scored,
+    remainderVectors: ReadonlyMap<string, Float32Array>,
+    prepared: Prepared,
+    settings: RouterSettings,
+  ): RouterOutcome {
+    const { task, vector, matches, remainders } = scored;
     const calibration = settings.threshold === 'auto' ? prepared.calibration : undefined;
-    const similarities = index.scores(vector);
-    const matches = terms.match(task);
+    const similarities = prepared.index.scores(vector);
+    const nearestReference = calibration ? nearest(calibration.references, vector) : Number.NEGATIVE_INFINITY;
     // Similarity above the agent's baseline, as a share of what is left up to 1, so that one
     // keyword weight means the same with an embedder whose unrelated texts score 0 or 0.8.
     const scores = new Float32Array(similarities.length);
@@ -192,15 +218,24 @@ export class AgentRouter {
       scores[i] = (similarities[i]! - base) / (1 - base);
     }
     for (const [i, match] of matches) scores[i]! += settings.keywordWeight * match.score;
-    // With calibrated thresholds, the reference texts stand for "none of the agents": a task as close
-    // to one of them as to an agent is not that agent's by similarity.
-    let nearestReference = Number.NEGATIVE_INFINITY;
-    if (calibration)
-      for (const s of calibration.references.scores(vector)) nearestReference = Math.max(nearestReference, s);
     const fixed = typeof settings.threshold === 'number' ? settings.threshold : 0;
     const thresholds = calibration?.thresholds;
-    const bySimilarity = (i: number) =>
-      similarities[i]! >= (thresholds ? thresholds[i]! : fixed) && similarities[i]! > nearestReference;
+    const threshold = (i: number) => (thresholds ? thresholds[i]! : fixed);
+    // With calibrated thresholds, the reference texts stand for "none of the agents": a task as close
+    // to one of them as to an agent is not that agent's by similarity.
+    const similar = (i: number, similarity: number, reference: number) =>
+      similarity >= threshold(i) && similarity > reference;
+    // The rest of the task (without the shared words) must pass the same test: otherwise the
+    // similarity hinged on words the keyword rule found too weak ("ceiling" of the Sistine Chapel).
+    const agrees = (i: number) => {
+      const remainder = remainders.get(i);
+      if (remainder === undefined) return true;
+      const vector = remainderVectors.get(remainder);
+      if (vector === undefined) return false; // nothing is left of the task
+      const reference = calibration ? nearest(calibration.references, vector) : Number.NEGATIVE_INFINITY;
+      return similar(i, cosineSimilarity(vector, prepared.index.vector(i)), reference);
+    };
+    const bySimilarity = (i: number) => similar(i, similarities[i]!, nearestReference) && agrees(i);
     const byKeyword = (i: number) => matches.get(i)?.relevant === true;
     const relevant = (i: number) => bySimilarity(i) || byKeyword(i);
     const candidate = (i: number): RouteCandidate => {
@@ -211,7 +246,7 @@ export class AgentRouter {
         agent: entry.agent.name,
         score: round(scores[i]!),
         similarity: round(similarities[i]!),
-        threshold: round(thresholds ? thresholds[i]! : fixed),
+        threshold: round(threshold(i)),
         keywordMatches: match?.keywords ?? [],
         keywordScore: round(match?.score ?? 0),
       };
@@ -247,6 +282,30 @@ export class AgentRouter {
       ...(second !== -1 && { runnerUp: candidate(second) }),
     };
   }
+}
+
+interface Scored {
+  task: string;
+  vector: Float32Array;
+  matches: Map<number, TermMatch>;
+  /** Per agent the task shares only weak words with: the task without them ('' when nothing is left). */
+  remainders: Map<number, string>;
+}
+
+function nearest(references: VectorIndex, vector: Float32Array): number {
+  let best = Number.NEGATIVE_INFINITY;
+  for (const s of references.scores(vector)) best = Math.max(best, s);
+  return best;
+}
+
+/** The text without every word whose stem is one of the keywords' ('' when nothing else is left). */
+export function withoutWords(text: string, keywords: readonly string[]): string {
+  const stems = new Set(keywords.map(stem));
+  const rest = text
+    .replace(/[\p{L}\p{N}]+/gu, (word) => (stems.has(stem(word.toLowerCase())) ? '' : word))
+    .replace(/\s+/g, ' ')
+    .trim();
+  return /[\p{L}\p{N}]/u.test(rest) ? rest : '';
 }
 
 function round(value: number): number {

@@ -3,7 +3,8 @@ export type RoutingStrategy = 'best' | 'first';
 
 /**
  * Which evidence made the chosen agent relevant: a topical keyword of its prompt in the task, a
- * similarity above the agent's threshold, or both; `'fallback'` when no agent was relevant.
+ * similarity above the agent's threshold (that still holds without the words the task shares only
+ * weakly with the prompt: context agreement), or both; `'fallback'` when no agent was relevant.
  */
 export type RouteRule = 'keyword' | 'similarity' | 'keyword+similarity' | 'fallback';
 

@@ -1,7 +1,9 @@
 import { respond, ScriptedModel } from '@swarm/core/testing';
+import { tokenize } from '@swarm/embeddings';
 import { describe, expect, it } from 'vitest';
 import { ForestSwarm } from './forest-swarm.js';
 import { referenceTexts } from './reference-texts.js';
+import { stem } from './stem.js';
 import { countingEmbedder, routingSet, routingTrees } from './test-helpers.js';
 import { Tree } from './tree.js';
 import { TreeAgent } from './tree-agent.js';
@@ -69,7 +71,15 @@ describe('routing the labelled set with the local embedder', () => {
     expect(calls).toHaveLength(2);
     // One call for every agent prompt, followed by the reference texts that calibrate the thresholds.
     expect(calls[0]).toEqual([...agents.map((a) => a.systemPrompt), ...referenceTexts]);
-    expect(calls[1]).toEqual(tasks);
+    // The tasks, then (context agreement) each task without the words it shares weakly with an agent.
+    expect(calls[1]!.slice(0, tasks.length)).toEqual(tasks);
+    const stems = (text: string) => new Set(tokenize(text).map(stem));
+    for (const remainder of calls[1]!.slice(tasks.length)) {
+      const words = stems(remainder);
+      expect(
+        tasks.some((task) => [...words].every((w) => stems(task).has(w)) && stems(task).size > words.size),
+      ).toBe(true);
+    }
 
     const more = ['How do I fix my React layout?', 'Which index speeds up this SQL query?'];
     await forest.batchedRun(more);

@@ -80,12 +80,12 @@ describe('routing benchmark (routing-benchmark.json) with the local embedder', (
     expect(new Set(routingBenchmark.offTopic.map((t) => t.kind)).size).toBeGreaterThanOrEqual(5);
   });
 
-  it('routes at least 95% of in-domain tasks right and rejects at least 65% of off-topic ones', async () => {
+  it('routes at least 95% of in-domain tasks right and rejects at least 75% of off-topic ones', async () => {
     const score = await scoreBenchmark(new ForestSwarm({ trees: benchmarkTrees() }));
-    // Measured: 70 of 72 in-domain (97.2%), 27 of 40 off-topic (67.5%); the off-topic misses are
-    // tasks that share a topical word with a prompt in another sense ("the capital of Australia").
+    // Measured: 69 of 72 in-domain (95.8%), 31 of 40 off-topic (77.5%); the off-topic misses are
+    // tasks that share one topical word with a prompt in another sense ("the tax on a chess move").
     expect(score.accuracy).toBeGreaterThanOrEqual(0.95);
-    expect(score.rejection).toBeGreaterThanOrEqual(0.65);
+    expect(score.rejection).toBeGreaterThanOrEqual(0.75);
   });
 
   it('rejects every small-talk, creative and generic-words task', async () => {
