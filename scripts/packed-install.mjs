@@ -50,11 +50,25 @@ function lowest(range) {
   return match[1];
 }
 
-/** Import specifiers of every entry point in a package's exports map. */
-function entryPoints(manifest) {
-  return Object.keys(manifest.exports ?? { '.': {} })
-    .filter((key) => key !== './package.json' && !key.includes('*'))
-    .map((key) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
+/**
+ * Import specifiers of every entry point in a package's exports map, but those that import an
+ * optional peer dependency (`@swarm/core/testing/vitest` needs vitest): a consumer without that
+ * peer never imports them, so the consumer here does not either.
+ */
+function entryPoints(pkg) {
+  const { manifest, dir } = pkg;
+  const optional = Object.keys(manifest.peerDependenciesMeta ?? {}).filter(
+    (name) => manifest.peerDependenciesMeta[name]?.optional,
+  );
+  return Object.entries(manifest.exports ?? { '.': {} })
+    .filter(([key]) => key !== './package.json' && !key.includes('*'))
+    .filter(([, target]) => {
+      const file = typeof target === 'string' ? target : target?.default;
+      if (!file || optional.length === 0) return true;
+      const code = readFileSync(join(dir, file), 'utf8');
+      return !optional.some((peer) => code.includes(`from "${peer}"`) || code.includes(`from '${peer}'`));
+    })
+    .map(([key]) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
 }
 
 /** What a user writes: schemas from THEIR zod crossing core's API, checked by types and at run time. */
@@ -220,7 +234,7 @@ try {
   if (zodCopies.length !== 1) throw new Error(`expected one zod, found ${zodCopies.join(', ')}`);
 
   step('type-check the consumer (nodenext, bundler; no @types/node) and run it');
-  const specifiers = packages.flatMap((p) => entryPoints(p.manifest));
+  const specifiers = packages.flatMap((p) => entryPoints(p));
   writeFileSync(
     join(consumer, 'src', 'entries.ts'),
     [
