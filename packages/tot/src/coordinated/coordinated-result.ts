@@ -6,8 +6,13 @@ import type {
 } from './coordinated-node.js';
 import type { RoleName } from './coordinated-options.js';
 
-/** Why the exploration loop ended: no node left active, a path reached `maxDepth`, or the budget. */
-export type ExplorationEnd = 'noActiveNodes' | 'maxDepth' | 'budget';
+/**
+ * Why the exploration loop ended: no node left active (every path stopped by an evaluator, or no
+ * thought to continue it), the active paths reached `maxDepth`, the budget, or `plannerFailed`: no
+ * new node became active and a Planner call failed, so its node is still `active` but unexpanded
+ * (the `warning` events say why).
+ */
+export type ExplorationEnd = 'noActiveNodes' | 'maxDepth' | 'budget' | 'plannerFailed';
 
 /** Which rule chose the synthesized nodes: the score threshold, the top-N fallback, or none (nothing scored). */
 export type SynthesisBasis = 'threshold' | 'topN' | 'none';
@@ -54,7 +59,7 @@ export interface CoordinatedTreeOfThoughtsResult extends TopologyResult {
   /** The nodes the answer was synthesized from, best first, each with its path. */
   synthesized: SynthesizedNode[];
   synthesisBasis: SynthesisBasis;
-  /** Why exploration ended; `'maxDepth'` and `'budget'` mean a bound cut it short. */
+  /** Why exploration ended; `'maxDepth'` and `'budget'` mean a bound cut it short, `'plannerFailed'` a failed call. */
   endedBy: ExplorationEnd;
   /** Whether a Researcher ran (it is skipped when it has no tool). */
   researched: boolean;

@@ -67,6 +67,53 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
     expect(result.interrupted).toBe(false);
   });
 
+  it('reports plannerFailed when every Planner call of a level failed, leaving its nodes active and unexpanded', async () => {
+    const team = scriptedTeam({ '': ['A', 'B'] });
+    const planner = new ScriptedModel([], {
+      fallback: respond((request) => {
+        if (thoughtOf(request) !== '') throw new Error('planner is down');
+        const name = (request.toolChoice as { name: string }).name;
+        return { toolCalls: [{ name, arguments: { thoughts: ['A', 'B'] } }] };
+      }),
+    });
+    const events: SwarmEvent[] = [];
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, planner },
+      initialThoughts: 2,
+      maxRepairs: 0,
+    });
+
+    const result = await tot.run(task, { onEvent: (e) => events.push(e) });
+
+    expect(result.endedBy).toBe('plannerFailed');
+    expect(result.root.children.map((n) => [n.id, n.status, n.expanded])).toEqual([
+      ['root-0', 'active', false],
+      ['root-1', 'active', false],
+    ]);
+    expect(eventsOf(events, 'warning').map((e) => [e.agent, e.nodeId])).toEqual([
+      ['planner', 'root-0'],
+      ['planner', 'root-1'],
+    ]);
+    expect(result.interrupted).toBe(false);
+  });
+
+  it('reports plannerFailed when the one Planner call left active failed and the other paths stopped', async () => {
+    const team = scriptedTeam({ '': ['A', 'B'] }, { critic: { B: { score: 3, terminate: true } } });
+    const planner = new ScriptedModel([], {
+      fallback: respond((request) => {
+        if (thoughtOf(request) === 'A') throw new Error('planner is down');
+        const name = (request.toolChoice as { name: string }).name;
+        return { toolCalls: [{ name, arguments: { thoughts: ['A', 'B'] } }] };
+      }),
+    });
+    const tot = new CoordinatedTreeOfThoughts({ models: { ...team.models, planner }, initialThoughts: 2 });
+
+    const result = await tot.run(task);
+
+    expect(result.endedBy).toBe('plannerFailed');
+    expect(result.root.children.map((n) => n.status)).toEqual(['active', 'terminatedEarly']);
+  });
+
   it("asks for a dynamic number of thoughts from the parent's score: 3 from 8, 2 from 4 to 8, 1 below 4", async () => {
     const team = scriptedTeam(
       {

@@ -65,12 +65,15 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
           break;
         }
         const generated = await this.#generate(run, active);
+        // A node whose Planner call failed stays active, unexpanded: it ends no path on its own.
+        const unexpanded = active.some((node) => !node.expanded);
         await this.#evaluate(run, generated);
         active = this.#select(run, generated);
         if (run.interruption) {
           endedBy = 'budget';
           break;
         }
+        if (active.length === 0 && unexpanded) endedBy = 'plannerFailed';
       }
       // 3. Synthesis from the high-scoring nodes of the whole tree.
       const { nodes, basis } = this.#highScoring(run, root);
