@@ -12,8 +12,8 @@ import {
   type TopologyResult,
   tool,
 } from '@swarm/core';
-import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
-import { describe, expect, it } from 'vitest';
+import { Gate, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
@@ -306,7 +306,12 @@ describe('CoordinatedTreeOfThoughts: researcher options', () => {
 });
 
 describe('CoordinatedTreeOfThoughts: rate limit', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('starts at most requestsPerMinute calls a minute by queueing, never by sleeping, and still aborts', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const team = scriptedTeam(endless, { fallback: { score: 6 } });
     const tot = new CoordinatedTreeOfThoughts({
       models: team.models,
@@ -314,26 +319,28 @@ describe('CoordinatedTreeOfThoughts: rate limit', () => {
       initialThoughts: 1,
     });
     const controller = new AbortController();
-
     const made = () => team.planner.calls.length + team.analyzer.calls.length + team.critic.calls.length;
 
-    const running = tot.run(task, { signal: controller.signal });
-    const outcome = running.then(
+    const outcome = tot.run(task, { signal: controller.signal }).then(
       () => undefined,
       (error: unknown) => error,
     );
-    while (made() < 2) await new Promise((r) => setImmediate(r));
-    // The third call waits in the limiter's queue for the next minute; nothing sleeps.
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(59_999);
     expect(made()).toBe(2);
+    // A minute after the first two started, the next two do.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(made()).toBe(4);
     controller.abort();
 
     expect(await outcome).toBeInstanceOf(AbortError);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('chains its own limit with a shared limiter given to the run', async () => {
+  it('holds a shared limiter given to the run as well as its own limit', async () => {
     const team = scriptedTeam({ '': ['A'] });
     const shared = new Limiter({ concurrency: 1 });
+    const blocker = new Gate();
+    const held = shared.run(() => blocker.wait());
     const tot = new CoordinatedTreeOfThoughts({
       models: team.models,
       requestsPerMinute: 100,
@@ -341,7 +348,12 @@ describe('CoordinatedTreeOfThoughts: rate limit', () => {
       initialThoughts: 1,
     });
 
-    const result = await tot.run(task, { limiter: shared });
+    const running = tot.run(task, { limiter: shared });
+    await new Promise((r) => setImmediate(r));
+    expect(team.planner.calls).toHaveLength(0);
+    blocker.open();
+    await held;
+    const result = await running;
 
     expect(result.llmCalls).toBe(4);
     expect(shared.pending + shared.waiting).toBe(0);

@@ -1,7 +1,6 @@
 import {
   BaseTopology,
   ConfigError,
-  Limiter,
   mapSettled,
   type RunOptions,
   runTopology,
@@ -21,7 +20,7 @@ import {
   withToJSON,
 } from './coordinated-result.js';
 import { CoordinatedRun } from './coordinated-run.js';
-import { withRateLimit } from './rate-limit.js';
+import { RequestRate, rateLimited } from './rate-limit.js';
 import { evaluate, plan, research, synthesize, thoughtsToGenerate } from './specialists.js';
 
 /**
@@ -36,7 +35,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
   readonly description: string;
   readonly #options: ResolvedCoordinatedOptions;
   /** Shared by every run of this instance, so `requestsPerMinute` holds across runs. */
-  readonly #rate: Limiter | undefined;
+  readonly #rate: RequestRate | undefined;
 
   constructor(options: CoordinatedTreeOfThoughtsOptions = {}) {
     super();
@@ -44,7 +43,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
     this.name = this.#options.name;
     this.description = this.#options.description;
     const rpm = this.#options.requestsPerMinute;
-    this.#rate = rpm === undefined ? undefined : new Limiter({ requestsPerMinute: rpm });
+    this.#rate = rpm === undefined ? undefined : new RequestRate(rpm);
   }
 
   /** Explores the problem and synthesizes the answer; the result holds the whole tree. */
@@ -97,7 +96,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
 
   #withRateLimit(options: RunOptions): RunOptions {
     if (!this.#rate) return options;
-    return { ...options, limiter: withRateLimit(this.#rate, options.limiter ?? options.parent?.limiter) };
+    return { ...options, limiter: rateLimited(this.#rate, options.limiter ?? options.parent?.limiter) };
   }
 
   /** The root node: the problem, validated like every node, active from the start. */
