@@ -17,6 +17,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
+  downModel,
   evaluatorModel,
   plannerModel,
   promptOf,
@@ -193,7 +194,7 @@ describe('CoordinatedTreeOfThoughts: cost per role', () => {
 
   it('counts a failed call against its role too', async () => {
     const team = scriptedTeam({ '': ['A'] });
-    const critic = new ScriptedModel([], { fallback: { kind: 'fail', error: new Error('down') } });
+    const critic = downModel();
     const tot = new CoordinatedTreeOfThoughts({
       models: { ...team.models, critic },
       maxDepth: 1,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
+  downModel,
   eventsOf,
   plannerModel,
   promptOf,
@@ -68,14 +69,8 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
   });
 
   it('reports plannerFailed when every Planner call of a level failed, leaving its nodes active and unexpanded', async () => {
-    const team = scriptedTeam({ '': ['A', 'B'] });
-    const planner = new ScriptedModel([], {
-      fallback: respond((request) => {
-        if (thoughtOf(request) !== '') throw new Error('planner is down');
-        const name = (request.toolChoice as { name: string }).name;
-        return { toolCalls: [{ name, arguments: { thoughts: ['A', 'B'] } }] };
-      }),
-    });
+    const team = scriptedTeam({});
+    const planner = plannerModel({ '': ['A', 'B'] }, undefined, ['A', 'B']);
     const events: SwarmEvent[] = [];
     const tot = new CoordinatedTreeOfThoughts({
       models: { ...team.models, planner },
@@ -98,14 +93,8 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
   });
 
   it('reports plannerFailed when the one Planner call left active failed and the other paths stopped', async () => {
-    const team = scriptedTeam({ '': ['A', 'B'] }, { critic: { B: { score: 3, terminate: true } } });
-    const planner = new ScriptedModel([], {
-      fallback: respond((request) => {
-        if (thoughtOf(request) === 'A') throw new Error('planner is down');
-        const name = (request.toolChoice as { name: string }).name;
-        return { toolCalls: [{ name, arguments: { thoughts: ['A', 'B'] } }] };
-      }),
-    });
+    const team = scriptedTeam({}, { critic: { B: { score: 3, terminate: true } } });
+    const planner = plannerModel({ '': ['A', 'B'] }, undefined, ['A']);
     const tot = new CoordinatedTreeOfThoughts({ models: { ...team.models, planner }, initialThoughts: 2 });
 
     const result = await tot.run(task);
@@ -237,11 +226,7 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
 
   it('scores from the evaluator that answered when the other fails, with a warning', async () => {
     const team = scriptedTeam({ '': ['Bike lanes'] }, { analyzer: { 'Bike lanes': { score: 8 } } });
-    const critic = new ScriptedModel([], {
-      fallback: respond(() => {
-        throw new Error('critic is down');
-      }),
-    });
+    const critic = downModel('critic is down');
     const events: SwarmEvent[] = [];
     const tot = new CoordinatedTreeOfThoughts({
       models: { ...team.models, critic },
@@ -259,14 +244,8 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
 
   it('leaves a node no evaluator could judge unscored, never expanded', async () => {
     const team = scriptedTeam({ '': ['Bike lanes'], 'Bike lanes': ['more'] });
-    const down = () =>
-      new ScriptedModel([], {
-        fallback: respond(() => {
-          throw new Error('down');
-        }),
-      });
     const tot = new CoordinatedTreeOfThoughts({
-      models: { ...team.models, analyzer: down(), critic: down() },
+      models: { ...team.models, analyzer: downModel(), critic: downModel() },
       initialThoughts: 1,
     });
 
@@ -402,11 +381,7 @@ describe('CoordinatedTreeOfThoughts: synthesis', () => {
 
   it('throws when the synthesizer fails instead of returning an error string as the answer', async () => {
     const team = scriptedTeam({ '': ['A'] });
-    const synthesizer = new ScriptedModel([], {
-      fallback: respond(() => {
-        throw new Error('synthesizer is down');
-      }),
-    });
+    const synthesizer = downModel('synthesizer is down');
     const events: SwarmEvent[] = [];
     const tot = new CoordinatedTreeOfThoughts({
       models: { ...team.models, synthesizer },
