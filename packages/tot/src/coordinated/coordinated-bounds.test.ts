@@ -153,8 +153,14 @@ describe('CoordinatedTreeOfThoughts: bounds', () => {
       models: { ...team.models, analyzer, critic: slow },
       initialThoughts: 1,
     });
+    const events: SwarmEvent[] = [];
 
-    await expect(tot.run(task, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      tot.run(task, { signal: controller.signal, onEvent: (e) => events.push(e) }),
+    ).rejects.toBeInstanceOf(AbortError);
+    // The abort is not a failed call: no warning, and it ends the run, not just the critic's call.
+    expect(events.filter((e) => e.type === 'warning')).toEqual([]);
+    expect(events.at(-1)?.type).toBe('run.error');
   });
 });
 

@@ -6,6 +6,7 @@ import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
   downModel,
   eventsOf,
+  pathOf,
   plannerModel,
   promptOf,
   scriptedTeam,
@@ -113,8 +114,9 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
       },
       {
         fallback: { score: 5 },
-        analyzer: { High: { score: 9 }, Mid: { score: 5 }, Low: { score: 2 } },
-        critic: { High: { score: 9 }, Mid: { score: 5 }, Low: { score: 2 } },
+        // The boundaries: 8 asks for one more, 4 for the base 2, 3.5 (the mean of 4 and 3) for one fewer.
+        analyzer: { High: { score: 8 }, Mid: { score: 4 }, Low: { score: 4 } },
+        critic: { High: { score: 8 }, Mid: { score: 4 }, Low: { score: 3 } },
       },
     );
     const events: SwarmEvent[] = [];
@@ -315,6 +317,27 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
     expect(researcher.calls[0]!.tools?.map((t) => t.name)).toEqual(['web_search']);
   });
 
+  it('shows the researcher the whole path down to the node it researches', async () => {
+    const search = tool({
+      name: 'web_search',
+      description: 'Searches the web.',
+      parameters: z.object({ query: z.string() }),
+      execute: () => 'nothing',
+    });
+    const researcher = new ScriptedModel([], { fallback: reply('facts') });
+    const team = scriptedTeam({ '': ['Heat pumps'], 'Heat pumps': ['Subsidies'] });
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, researcher },
+      researchTools: [search],
+      maxDepth: 2,
+      initialThoughts: 1,
+    });
+
+    await tot.run(task);
+
+    expect(researcher.calls.map((c) => pathOf(c))).toEqual([['Heat pumps'], ['Heat pumps', 'Subsidies']]);
+  });
+
   it('skips research when the researcher has no tool', async () => {
     const team = scriptedTeam({ '': ['Bike lanes'] });
     const researcher = new ScriptedModel();
@@ -377,6 +400,17 @@ describe('CoordinatedTreeOfThoughts: synthesis', () => {
     expect(result.synthesisBasis).toBe('topN');
     expect(result.synthesized.map((n) => n.id)).toEqual(['root-1', 'root-2']);
     expect(result.output).toBe('answer from root-1, root-2');
+  });
+
+  it('throws when the synthesizer answers with nothing instead of returning an empty answer', async () => {
+    const team = scriptedTeam({ '': ['A'] });
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, synthesizer: new ScriptedModel([], { fallback: reply('  ') }) },
+      maxDepth: 1,
+      initialThoughts: 1,
+    });
+
+    await expect(tot.run(task)).rejects.toThrow(/The synthesizer returned an empty answer/);
   });
 
   it('throws when the synthesizer fails instead of returning an error string as the answer', async () => {
