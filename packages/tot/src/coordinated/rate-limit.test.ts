@@ -102,6 +102,15 @@ describe('rateLimited', () => {
     await expect(rateLimited(rate, shared).run(async () => 'ran')).resolves.toBe('ran');
   });
 
+  it('takes one place per call when a run of the same instance is nested in another', async () => {
+    const rate = new RequestRate(1);
+    const outerRun = rateLimited(rate, new Limiter());
+    const nested = rateLimited(rate, outerRun);
+
+    expect(nested).toBe(outerRun);
+    await expect(nested.run(async () => 'ran')).resolves.toBe('ran');
+  });
+
   it('reports the limits it holds, and its calls in flight and waiting', async () => {
     const rate = new RequestRate(5);
     const shared = new Limiter({ concurrency: 2, requestsPerMinute: 10 });

@@ -112,6 +112,11 @@ class RateLimitedLimiter extends Limiter {
     this.#outer = outer;
   }
 
+  /** Whether `rate` is this limiter's or one it chains to (a run nested in a run of the same instance). */
+  holds(rate: RequestRate): boolean {
+    return this.#rate === rate || (this.#outer instanceof RateLimitedLimiter && this.#outer.holds(rate));
+  }
+
   /** Calls of this run in flight now. */
   override get pending(): number {
     return this.#running;
@@ -141,7 +146,12 @@ class RateLimitedLimiter extends Limiter {
   }
 }
 
-/** The limiter a run should use: `rate`, then the run's shared `outer` limiter when there is one. */
+/**
+ * The limiter a run should use: `rate`, then the run's shared `outer` limiter when there is one.
+ * When `outer` already holds `rate` (a run nested in a run of the same instance), it is `outer`:
+ * a call taking two places in one rate could wait for itself.
+ */
 export function rateLimited(rate: RequestRate, outer: Limiter | undefined): Limiter {
+  if (outer instanceof RateLimitedLimiter && outer.holds(rate)) return outer;
   return new RateLimitedLimiter(rate, outer);
 }
