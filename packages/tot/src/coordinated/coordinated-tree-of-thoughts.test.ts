@@ -255,6 +255,7 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
 
     expect(result.root.children[0]).toMatchObject({ status: 'generated', score: null });
     expect(team.planner.calls).toHaveLength(1);
+    expect(result.endedBy).toBe('evaluationFailed');
     expect(result.synthesisBasis).toBe('none');
     expect(result.answer).toBe('answer from the problem alone');
   });

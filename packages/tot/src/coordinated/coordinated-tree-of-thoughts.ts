@@ -73,6 +73,10 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
           break;
         }
         if (active.length === 0 && unexpanded) endedBy = 'plannerFailed';
+        // A node no evaluator could judge stays generated: a failure, not a stop, ended its path.
+        else if (active.length === 0 && generated.some((node) => node.status === 'generated')) {
+          endedBy = 'evaluationFailed';
+        }
       }
       // 3. Synthesis from the high-scoring nodes of the whole tree.
       const { nodes, basis } = this.#highScoring(run, root);
