@@ -26,9 +26,19 @@ describe('TreeOfThoughts options', () => {
     ['nEvaluateSamples below 1', { nEvaluateSamples: 0 }, /nEvaluateSamples/],
     ['maxWorkers below 1', { maxWorkers: 0 }, /maxWorkers/],
     ['maxExpansions below 1', { maxExpansions: 0 }, /maxExpansions/],
-    ['valueThreshold above 1', { valueThreshold: 1.5 }, /valueThreshold must be between 0 and 1/],
+    [
+      'valueThreshold above 1',
+      { valueThreshold: 1.5 },
+      /valueThreshold must be a number between 0 and 1 \(got 1.5\)/,
+    ],
     ['valueThreshold below 0', { valueThreshold: -0.1 }, /valueThreshold/],
-    ['an unknown output type', { outputType: 'yaml' as 'final' }, /outputType/],
+    ['an unknown output type', { outputType: 'yaml' as 'final' }, /outputType must be one of/],
+    ['a verbose that is not a boolean', { verbose: 'yes' as never }, /verbose must be true or false/],
+    [
+      'agentOptions.maxRepairs below 0',
+      { agentOptions: { maxRepairs: -1 } },
+      /agentOptions\.maxRepairs must be an integer >= 0/,
+    ],
     ['an unknown model string', { model: 'nonsense-model' }, /resolveModel/],
   ];
   for (const [what, options, message] of invalid) {

@@ -1,4 +1,13 @@
-import { ConfigError, type ModelLike, type OutputType, outputTypes } from '@swarm/core';
+import {
+  booleanOption,
+  ConfigError,
+  integerOption,
+  type ModelLike,
+  numberOption,
+  type OutputType,
+  optionalIntegerOption,
+  outputTypeOption,
+} from '@swarm/core';
 import { TREE_OF_THOUGHTS_SYSTEM_PROMPT } from './prompts.js';
 import type { AnswerWriter, ThoughtEvaluator, ThoughtGenerator } from './strategies.js';
 
@@ -104,20 +113,20 @@ export function resolveOptions(options: TreeOfThoughtsOptions): ResolvedOptions 
     generationStrategy: options.generationStrategy ?? 'propose',
     evaluationStrategy: options.evaluationStrategy ?? 'value',
     answerStrategy: options.answerStrategy ?? 'model',
-    numThoughts: options.numThoughts ?? 3,
-    breadth: options.breadth ?? 2,
-    maxDepth: options.maxDepth ?? 3,
-    nEvaluateSamples: options.nEvaluateSamples ?? 1,
-    valueThreshold: options.valueThreshold ?? 0.5,
-    maxExpansions: options.maxExpansions,
+    numThoughts: integerOption(owner, 'numThoughts', options.numThoughts, 3, 1),
+    breadth: integerOption(owner, 'breadth', options.breadth, 2, 1),
+    maxDepth: integerOption(owner, 'maxDepth', options.maxDepth, 3, 1),
+    nEvaluateSamples: integerOption(owner, 'nEvaluateSamples', options.nEvaluateSamples, 1, 1),
+    valueThreshold: numberOption(owner, 'valueThreshold', options.valueThreshold, 0.5, 0, 1),
+    maxExpansions: optionalIntegerOption(owner, 'maxExpansions', options.maxExpansions),
     thoughtDescription: options.thoughtDescription,
     evaluationCriteria: options.evaluationCriteria,
     temperature: options.temperature,
-    maxWorkers: options.maxWorkers ?? 8,
-    outputType: options.outputType ?? 'final',
-    verbose: options.verbose ?? false,
-    maxTokens: options.agentOptions?.maxTokens,
-    maxRepairs: options.agentOptions?.maxRepairs ?? 0,
+    maxWorkers: integerOption(owner, 'maxWorkers', options.maxWorkers, 8, 1),
+    outputType: outputTypeOption(owner, options.outputType),
+    verbose: booleanOption(owner, 'verbose', options.verbose, false),
+    maxTokens: optionalIntegerOption(owner, 'agentOptions.maxTokens', options.agentOptions?.maxTokens),
+    maxRepairs: integerOption(owner, 'agentOptions.maxRepairs', options.agentOptions?.maxRepairs, 0, 0),
   };
   const r = resolved;
   if (typeof r.name !== 'string' || r.name.trim() === '') fail('name must be a non-empty string');
@@ -125,34 +134,16 @@ export function resolveOptions(options: TreeOfThoughtsOptions): ResolvedOptions 
   oneOf('generationStrategy', r.generationStrategy, ['propose', 'sample']);
   oneOf('evaluationStrategy', r.evaluationStrategy, ['value', 'vote']);
   oneOf('answerStrategy', r.answerStrategy, ['model']);
-  oneOf('outputType', r.outputType, outputTypes);
-  atLeastOne('numThoughts', r.numThoughts);
-  atLeastOne('breadth', r.breadth);
-  atLeastOne('maxDepth', r.maxDepth);
-  atLeastOne('nEvaluateSamples', r.nEvaluateSamples);
-  atLeastOne('maxWorkers', r.maxWorkers);
-  if (r.maxExpansions !== undefined) atLeastOne('maxExpansions', r.maxExpansions);
-  if (typeof r.valueThreshold !== 'number' || !(r.valueThreshold >= 0 && r.valueThreshold <= 1)) {
-    fail(`valueThreshold must be between 0 and 1 (got ${r.valueThreshold})`);
-  }
   if (r.temperature !== undefined && !(Number.isFinite(r.temperature) && r.temperature >= 0)) {
     fail(`temperature must be a number >= 0 (got ${r.temperature})`);
-  }
-  if (r.maxTokens !== undefined) atLeastOne('agentOptions.maxTokens', r.maxTokens);
-  if (!(Number.isInteger(r.maxRepairs) && r.maxRepairs >= 0)) {
-    fail(`agentOptions.maxRepairs must be an integer >= 0 (got ${r.maxRepairs})`);
   }
   return resolved;
 }
 
-function fail(message: string): never {
-  throw new ConfigError(`TreeOfThoughts: ${message}.`);
-}
+const owner = 'TreeOfThoughts';
 
-function atLeastOne(option: string, value: unknown): void {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
-    fail(`${option} must be an integer >= 1 (got ${String(value)})`);
-  }
+function fail(message: string): never {
+  throw new ConfigError(`${owner}: ${message}.`);
 }
 
 function oneOf(option: string, value: unknown, accepted: readonly string[]): void {

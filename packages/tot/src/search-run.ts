@@ -1,12 +1,13 @@
 import {
   BudgetExceededError,
+  budgetStop,
   errorMessage,
   generateObject,
+  isAbort,
   Limiter,
   type Model,
   RunContext,
   type RunOptions,
-  SwarmError,
   throwIfAborted,
 } from '@swarm/core';
 import type { z } from 'zod';
@@ -98,8 +99,8 @@ export class SearchRun {
       if (phase === 'generate') this.#expanded.add(node);
       return value;
     } catch (error) {
-      if (SwarmError.isInstance(error) && error.code === 'ABORTED') throw error;
-      if (SwarmError.isInstance(error) && error.code === 'BUDGET_EXCEEDED') {
+      if (isAbort(error)) throw error;
+      if (budgetStop(error)) {
         this.interruption ??= error as BudgetExceededError;
         return undefined;
       }

@@ -2,16 +2,17 @@ import {
   type AsToolOptions,
   addUsage,
   asTool,
+  budgetStop,
   ConfigError,
   Conversation,
   emptyUsage,
+  isAbort,
   type Model,
   type OutputType,
   type RunOptions,
   type RunStream,
   resolveModel,
   runStream,
-  SwarmError,
   type Tool,
   type Topology,
   type Usage,
@@ -255,8 +256,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         ? await modelAnswer(run, steps, solved)
         : await functionAnswer(writer, run, steps, solved);
     } catch (error) {
-      if (SwarmError.isInstance(error) && (error.code === 'ABORTED' || error.code === 'BUDGET_EXCEEDED'))
-        throw error;
+      if (isAbort(error) || budgetStop(error)) throw error;
       run.warn('answer', bestNode ?? root, error);
       if (solved && bestNode) return bestNode.content;
       throw new NoAnswerError(run.task, root, error);

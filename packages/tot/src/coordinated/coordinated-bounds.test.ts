@@ -12,11 +12,12 @@ import {
   type TopologyResult,
   tool,
 } from '@swarm/core';
-import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
-import { describe, expect, it } from 'vitest';
+import { Gate, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
+  downModel,
   evaluatorModel,
   plannerModel,
   promptOf,
@@ -152,8 +153,14 @@ describe('CoordinatedTreeOfThoughts: bounds', () => {
       models: { ...team.models, analyzer, critic: slow },
       initialThoughts: 1,
     });
+    const events: SwarmEvent[] = [];
 
-    await expect(tot.run(task, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      tot.run(task, { signal: controller.signal, onEvent: (e) => events.push(e) }),
+    ).rejects.toBeInstanceOf(AbortError);
+    // The abort is not a failed call: no warning, and it ends the run, not just the critic's call.
+    expect(events.filter((e) => e.type === 'warning')).toEqual([]);
+    expect(events.at(-1)?.type).toBe('run.error');
   });
 });
 
@@ -193,7 +200,7 @@ describe('CoordinatedTreeOfThoughts: cost per role', () => {
 
   it('counts a failed call against its role too', async () => {
     const team = scriptedTeam({ '': ['A'] });
-    const critic = new ScriptedModel([], { fallback: { kind: 'fail', error: new Error('down') } });
+    const critic = downModel();
     const tot = new CoordinatedTreeOfThoughts({
       models: { ...team.models, critic },
       maxDepth: 1,
@@ -306,7 +313,12 @@ describe('CoordinatedTreeOfThoughts: researcher options', () => {
 });
 
 describe('CoordinatedTreeOfThoughts: rate limit', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('starts at most requestsPerMinute calls a minute by queueing, never by sleeping, and still aborts', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const team = scriptedTeam(endless, { fallback: { score: 6 } });
     const tot = new CoordinatedTreeOfThoughts({
       models: team.models,
@@ -314,26 +326,28 @@ describe('CoordinatedTreeOfThoughts: rate limit', () => {
       initialThoughts: 1,
     });
     const controller = new AbortController();
-
     const made = () => team.planner.calls.length + team.analyzer.calls.length + team.critic.calls.length;
 
-    const running = tot.run(task, { signal: controller.signal });
-    const outcome = running.then(
+    const outcome = tot.run(task, { signal: controller.signal }).then(
       () => undefined,
       (error: unknown) => error,
     );
-    while (made() < 2) await new Promise((r) => setImmediate(r));
-    // The third call waits in the limiter's queue for the next minute; nothing sleeps.
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(59_999);
     expect(made()).toBe(2);
+    // A minute after the first two started, the next two do.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(made()).toBe(4);
     controller.abort();
 
     expect(await outcome).toBeInstanceOf(AbortError);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('chains its own limit with a shared limiter given to the run', async () => {
+  it('holds a shared limiter given to the run as well as its own limit', async () => {
     const team = scriptedTeam({ '': ['A'] });
     const shared = new Limiter({ concurrency: 1 });
+    const blocker = new Gate();
+    const held = shared.run(() => blocker.wait());
     const tot = new CoordinatedTreeOfThoughts({
       models: team.models,
       requestsPerMinute: 100,
@@ -341,7 +355,12 @@ describe('CoordinatedTreeOfThoughts: rate limit', () => {
       initialThoughts: 1,
     });
 
-    const result = await tot.run(task, { limiter: shared });
+    const running = tot.run(task, { limiter: shared });
+    await new Promise((r) => setImmediate(r));
+    expect(team.planner.calls).toHaveLength(0);
+    blocker.open();
+    await held;
+    const result = await running;
 
     expect(result.llmCalls).toBe(4);
     expect(shared.pending + shared.waiting).toBe(0);
@@ -387,10 +406,14 @@ describe('CoordinatedTreeOfThoughts: result and options', () => {
   it.each([
     [{ model: 'gpt-5.4', maxDepth: 0 }, /maxDepth must be an integer >= 1 \(got 0\)/],
     [{ model: 'gpt-5.4', beamWidth: 1.5 }, /beamWidth must be an integer >= 1/],
-    [{ model: 'gpt-5.4', scoreThreshold: 11 }, /scoreThreshold must be a number from 0 to 10 \(got 11\)/],
+    [{ model: 'gpt-5.4', scoreThreshold: 11 }, /scoreThreshold must be a number between 0 and 10 \(got 11\)/],
     [{ model: 'gpt-5.4', topN: 0 }, /topN must be an integer >= 1/],
     [{ model: 'gpt-5.4', requestsPerMinute: 0 }, /requestsPerMinute must be an integer >= 1/],
     [{ model: 'gpt-5.4', maxRepairs: -1 }, /maxRepairs must be an integer >= 0/],
+    [{ model: 'gpt-5.4', initialThoughts: 0 }, /initialThoughts must be an integer >= 1/],
+    [{ model: 'gpt-5.4', maxWorkers: 0 }, /maxWorkers must be an integer >= 1 or Infinity/],
+    [{ model: 'gpt-5.4', name: ' ' }, /name must be a non-empty string/],
+    [{ model: 'gpt-5.4', description: 3 }, /description must be a string/],
     [{ models: { planner: 'gpt-5.4' } }, /no model for the researcher|no model for the analyzer/],
     [{ model: 'gpt-5.4', models: { coordinator: 'gpt-5.4' } }, /not both/],
     [{ model: 'gpt-5.4', models: { judge: 'gpt-5.4' } }, /models\.judge is not a role/],

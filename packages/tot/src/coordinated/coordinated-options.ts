@@ -1,10 +1,14 @@
 import {
   Agent,
   ConfigError,
+  concurrencyOption,
+  integerOption,
   isMember,
   isTopology,
   type Member,
   type ModelLike,
+  numberOption,
+  optionalIntegerOption,
   resolveModel,
   type Tool,
   type Topology,
@@ -64,7 +68,7 @@ export interface CoordinatedTreeOfThoughtsOptions {
   initialThoughts?: number;
   /** Model calls started per minute across every role, through a core `Limiter` (default: no limit). */
   requestsPerMinute?: number;
-  /** Nodes generated from or evaluated at once (default 8). */
+  /** Nodes generated from or evaluated at once: an integer >= 1 or `Infinity` (default 8). */
   maxWorkers?: number;
   /** Repair turns of each structured call (Planner, Analyzer, Critic) on invalid output (default 1). */
   maxRepairs?: number;
@@ -143,29 +147,18 @@ export function resolveCoordinatedOptions(
     critic: structuredRole('critic', models.critic, fallback),
     synthesizer: freeTextRole('synthesizer', models.synthesizer, fallback),
     researchTools: [...researchTools],
-    maxDepth: options.maxDepth ?? 5,
-    beamWidth: options.beamWidth,
-    scoreThreshold: options.scoreThreshold ?? 7,
-    topN: options.topN ?? 3,
-    initialThoughts: options.initialThoughts ?? 3,
-    requestsPerMinute: options.requestsPerMinute,
-    maxWorkers: options.maxWorkers ?? 8,
-    maxRepairs: options.maxRepairs ?? 1,
+    maxDepth: integerOption(owner, 'maxDepth', options.maxDepth, 5, 1),
+    beamWidth: optionalIntegerOption(owner, 'beamWidth', options.beamWidth),
+    scoreThreshold: numberOption(owner, 'scoreThreshold', options.scoreThreshold, 7, 0, 10),
+    topN: integerOption(owner, 'topN', options.topN, 3, 1),
+    initialThoughts: integerOption(owner, 'initialThoughts', options.initialThoughts, 3, 1),
+    requestsPerMinute: optionalIntegerOption(owner, 'requestsPerMinute', options.requestsPerMinute),
+    maxWorkers: concurrencyOption(owner, 'maxWorkers', options.maxWorkers ?? 8),
+    maxRepairs: integerOption(owner, 'maxRepairs', options.maxRepairs, 1, 0),
   };
-  const r = resolved;
-  if (typeof r.name !== 'string' || r.name.trim() === '') fail('name must be a non-empty string');
-  atLeastOne('maxDepth', r.maxDepth);
-  if (r.beamWidth !== undefined) atLeastOne('beamWidth', r.beamWidth);
-  atLeastOne('topN', r.topN);
-  atLeastOne('initialThoughts', r.initialThoughts);
-  atLeastOne('maxWorkers', r.maxWorkers);
-  if (r.requestsPerMinute !== undefined) atLeastOne('requestsPerMinute', r.requestsPerMinute);
-  if (typeof r.scoreThreshold !== 'number' || !(r.scoreThreshold >= 0 && r.scoreThreshold <= 10)) {
-    fail(`scoreThreshold must be a number from 0 to 10 (got ${String(r.scoreThreshold)})`);
-  }
-  if (!(Number.isInteger(r.maxRepairs) && r.maxRepairs >= 0)) {
-    fail(`maxRepairs must be an integer >= 0 (got ${String(r.maxRepairs)})`);
-  }
+  if (typeof resolved.name !== 'string' || resolved.name.trim() === '')
+    fail('name must be a non-empty string');
+  if (typeof resolved.description !== 'string') fail('description must be a string');
   return resolved;
 }
 
@@ -251,10 +244,4 @@ function checkModel(option: string, value: unknown): void {
 
 function fail(message: string): never {
   throw new ConfigError(`${owner}: ${message}.`);
-}
-
-function atLeastOne(option: string, value: unknown): void {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= 1)) {
-    fail(`${option} must be an integer >= 1 (got ${String(value)})`);
-  }
 }

@@ -6,8 +6,14 @@ import type {
 } from './coordinated-node.js';
 import type { RoleName } from './coordinated-options.js';
 
-/** Why the exploration loop ended: no node left active, a path reached `maxDepth`, or the budget. */
-export type ExplorationEnd = 'noActiveNodes' | 'maxDepth' | 'budget';
+/**
+ * Why the exploration loop ended: no node left active (every path stopped by an evaluator, or no
+ * thought to continue it), the active paths reached `maxDepth`, or the budget. When no new node
+ * became active because calls failed (the `warning` events say why): `plannerFailed`, a Planner
+ * call failed and its node is still `active` but unexpanded; else `evaluationFailed`, no evaluator
+ * could judge a new node, which stays `generated`.
+ */
+export type ExplorationEnd = 'noActiveNodes' | 'maxDepth' | 'budget' | 'plannerFailed' | 'evaluationFailed';
 
 /** Which rule chose the synthesized nodes: the score threshold, the top-N fallback, or none (nothing scored). */
 export type SynthesisBasis = 'threshold' | 'topN' | 'none';
@@ -54,7 +60,7 @@ export interface CoordinatedTreeOfThoughtsResult extends TopologyResult {
   /** The nodes the answer was synthesized from, best first, each with its path. */
   synthesized: SynthesizedNode[];
   synthesisBasis: SynthesisBasis;
-  /** Why exploration ended; `'maxDepth'` and `'budget'` mean a bound cut it short. */
+  /** Why exploration ended; `'maxDepth'` and `'budget'` mean a bound cut it short, `'plannerFailed'` and `'evaluationFailed'` failed calls. */
   endedBy: ExplorationEnd;
   /** Whether a Researcher ran (it is skipped when it has no tool). */
   researched: boolean;

@@ -2,8 +2,8 @@ import {
   BudgetExceededError,
   budgetStop,
   errorMessage,
+  isAbort,
   RunContext,
-  SwarmError,
   throwIfAborted,
 } from '@swarm/core';
 import type { CoordinatedThoughtNode } from './coordinated-node.js';
@@ -115,7 +115,7 @@ export class CoordinatedRun {
         this.#inFlight -= 1;
       }
     } catch (error) {
-      if (SwarmError.isInstance(error) && error.code === 'ABORTED') throw error;
+      if (isAbort(error)) throw error;
       if (budgetStop(error)) {
         this.interruption ??= error as BudgetExceededError;
         return undefined;

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import {
+  downModel,
   eventsOf,
+  pathOf,
   plannerModel,
   promptOf,
   scriptedTeam,
@@ -67,6 +69,41 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
     expect(result.interrupted).toBe(false);
   });
 
+  it('reports plannerFailed when every Planner call of a level failed, leaving its nodes active and unexpanded', async () => {
+    const team = scriptedTeam({});
+    const planner = plannerModel({ '': ['A', 'B'] }, undefined, ['A', 'B']);
+    const events: SwarmEvent[] = [];
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, planner },
+      initialThoughts: 2,
+      maxRepairs: 0,
+    });
+
+    const result = await tot.run(task, { onEvent: (e) => events.push(e) });
+
+    expect(result.endedBy).toBe('plannerFailed');
+    expect(result.root.children.map((n) => [n.id, n.status, n.expanded])).toEqual([
+      ['root-0', 'active', false],
+      ['root-1', 'active', false],
+    ]);
+    expect(eventsOf(events, 'warning').map((e) => [e.agent, e.nodeId])).toEqual([
+      ['planner', 'root-0'],
+      ['planner', 'root-1'],
+    ]);
+    expect(result.interrupted).toBe(false);
+  });
+
+  it('reports plannerFailed when the one Planner call left active failed and the other paths stopped', async () => {
+    const team = scriptedTeam({}, { critic: { B: { score: 3, terminate: true } } });
+    const planner = plannerModel({ '': ['A', 'B'] }, undefined, ['A']);
+    const tot = new CoordinatedTreeOfThoughts({ models: { ...team.models, planner }, initialThoughts: 2 });
+
+    const result = await tot.run(task);
+
+    expect(result.endedBy).toBe('plannerFailed');
+    expect(result.root.children.map((n) => n.status)).toEqual(['active', 'terminatedEarly']);
+  });
+
   it("asks for a dynamic number of thoughts from the parent's score: 3 from 8, 2 from 4 to 8, 1 below 4", async () => {
     const team = scriptedTeam(
       {
@@ -77,8 +114,9 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
       },
       {
         fallback: { score: 5 },
-        analyzer: { High: { score: 9 }, Mid: { score: 5 }, Low: { score: 2 } },
-        critic: { High: { score: 9 }, Mid: { score: 5 }, Low: { score: 2 } },
+        // The boundaries: 8 asks for one more, 4 for the base 2, 3.5 (the mean of 4 and 3) for one fewer.
+        analyzer: { High: { score: 8 }, Mid: { score: 4 }, Low: { score: 4 } },
+        critic: { High: { score: 8 }, Mid: { score: 4 }, Low: { score: 3 } },
       },
     );
     const events: SwarmEvent[] = [];
@@ -190,11 +228,7 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
 
   it('scores from the evaluator that answered when the other fails, with a warning', async () => {
     const team = scriptedTeam({ '': ['Bike lanes'] }, { analyzer: { 'Bike lanes': { score: 8 } } });
-    const critic = new ScriptedModel([], {
-      fallback: respond(() => {
-        throw new Error('critic is down');
-      }),
-    });
+    const critic = downModel('critic is down');
     const events: SwarmEvent[] = [];
     const tot = new CoordinatedTreeOfThoughts({
       models: { ...team.models, critic },
@@ -212,14 +246,8 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
 
   it('leaves a node no evaluator could judge unscored, never expanded', async () => {
     const team = scriptedTeam({ '': ['Bike lanes'], 'Bike lanes': ['more'] });
-    const down = () =>
-      new ScriptedModel([], {
-        fallback: respond(() => {
-          throw new Error('down');
-        }),
-      });
     const tot = new CoordinatedTreeOfThoughts({
-      models: { ...team.models, analyzer: down(), critic: down() },
+      models: { ...team.models, analyzer: downModel(), critic: downModel() },
       initialThoughts: 1,
     });
 
@@ -227,6 +255,7 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
 
     expect(result.root.children[0]).toMatchObject({ status: 'generated', score: null });
     expect(team.planner.calls).toHaveLength(1);
+    expect(result.endedBy).toBe('evaluationFailed');
     expect(result.synthesisBasis).toBe('none');
     expect(result.answer).toBe('answer from the problem alone');
   });
@@ -287,6 +316,27 @@ describe('CoordinatedTreeOfThoughts: evaluation', () => {
     expect(result.root.children[0]!.research).toBe('Heat pumps cut emissions by 60%.');
     expect(promptOf(analyzer.calls[0]!)).toContain('RESEARCH FINDINGS:\nHeat pumps cut emissions by 60%.');
     expect(researcher.calls[0]!.tools?.map((t) => t.name)).toEqual(['web_search']);
+  });
+
+  it('shows the researcher the whole path down to the node it researches', async () => {
+    const search = tool({
+      name: 'web_search',
+      description: 'Searches the web.',
+      parameters: z.object({ query: z.string() }),
+      execute: () => 'nothing',
+    });
+    const researcher = new ScriptedModel([], { fallback: reply('facts') });
+    const team = scriptedTeam({ '': ['Heat pumps'], 'Heat pumps': ['Subsidies'] });
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, researcher },
+      researchTools: [search],
+      maxDepth: 2,
+      initialThoughts: 1,
+    });
+
+    await tot.run(task);
+
+    expect(researcher.calls.map((c) => pathOf(c))).toEqual([['Heat pumps'], ['Heat pumps', 'Subsidies']]);
   });
 
   it('skips research when the researcher has no tool', async () => {
@@ -353,13 +403,20 @@ describe('CoordinatedTreeOfThoughts: synthesis', () => {
     expect(result.output).toBe('answer from root-1, root-2');
   });
 
+  it('throws when the synthesizer answers with nothing instead of returning an empty answer', async () => {
+    const team = scriptedTeam({ '': ['A'] });
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, synthesizer: new ScriptedModel([], { fallback: reply('  ') }) },
+      maxDepth: 1,
+      initialThoughts: 1,
+    });
+
+    await expect(tot.run(task)).rejects.toThrow(/The synthesizer returned an empty answer/);
+  });
+
   it('throws when the synthesizer fails instead of returning an error string as the answer', async () => {
     const team = scriptedTeam({ '': ['A'] });
-    const synthesizer = new ScriptedModel([], {
-      fallback: respond(() => {
-        throw new Error('synthesizer is down');
-      }),
-    });
+    const synthesizer = downModel('synthesizer is down');
     const events: SwarmEvent[] = [];
     const tot = new CoordinatedTreeOfThoughts({
       models: { ...team.models, synthesizer },

@@ -1,7 +1,6 @@
 import {
   BaseTopology,
   ConfigError,
-  Limiter,
   mapSettled,
   type RunOptions,
   runTopology,
@@ -21,7 +20,7 @@ import {
   withToJSON,
 } from './coordinated-result.js';
 import { CoordinatedRun } from './coordinated-run.js';
-import { withRateLimit } from './rate-limit.js';
+import { RequestRate, rateLimited } from './rate-limit.js';
 import { evaluate, plan, research, synthesize, thoughtsToGenerate } from './specialists.js';
 
 /**
@@ -36,7 +35,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
   readonly description: string;
   readonly #options: ResolvedCoordinatedOptions;
   /** Shared by every run of this instance, so `requestsPerMinute` holds across runs. */
-  readonly #rate: Limiter | undefined;
+  readonly #rate: RequestRate | undefined;
 
   constructor(options: CoordinatedTreeOfThoughtsOptions = {}) {
     super();
@@ -44,7 +43,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
     this.name = this.#options.name;
     this.description = this.#options.description;
     const rpm = this.#options.requestsPerMinute;
-    this.#rate = rpm === undefined ? undefined : new Limiter({ requestsPerMinute: rpm });
+    this.#rate = rpm === undefined ? undefined : new RequestRate(rpm);
   }
 
   /** Explores the problem and synthesizes the answer; the result holds the whole tree. */
@@ -65,11 +64,18 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
           break;
         }
         const generated = await this.#generate(run, active);
+        // A node whose Planner call failed stays active, unexpanded: it ends no path on its own.
+        const unexpanded = active.some((node) => !node.expanded);
         await this.#evaluate(run, generated);
         active = this.#select(run, generated);
         if (run.interruption) {
           endedBy = 'budget';
           break;
+        }
+        if (active.length === 0 && unexpanded) endedBy = 'plannerFailed';
+        // A node no evaluator could judge stays generated: a failure, not a stop, ended its path.
+        else if (active.length === 0 && generated.some((node) => node.status === 'generated')) {
+          endedBy = 'evaluationFailed';
         }
       }
       // 3. Synthesis from the high-scoring nodes of the whole tree.
@@ -94,7 +100,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
 
   #withRateLimit(options: RunOptions): RunOptions {
     if (!this.#rate) return options;
-    return { ...options, limiter: withRateLimit(this.#rate, options.limiter ?? options.parent?.limiter) };
+    return { ...options, limiter: rateLimited(this.#rate, options.limiter ?? options.parent?.limiter) };
   }
 
   /** The root node: the problem, validated like every node, active from the start. */

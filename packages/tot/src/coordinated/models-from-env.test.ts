@@ -22,6 +22,11 @@ describe('modelsFromEnv', () => {
     expect(() => modelsFromEnv({ RESEARCHER_MODEL_CONFIG: 'gemini-2.0-flash' })).toThrow(
       /RESEARCHER_MODEL_CONFIG must be "provider:model"/,
     );
+    for (const value of [':gpt-4o', 'openai:']) {
+      expect(() => modelsFromEnv({ PLANNER_MODEL_CONFIG: value })).toThrow(
+        /PLANNER_MODEL_CONFIG must be "provider:model"/,
+      );
+    }
     expect(() => modelsFromEnv({ SYNTHESIZER_MODEL_CONFIG: 'nope:model' })).toThrow(
       /SYNTHESIZER_MODEL_CONFIG: resolveModel: unknown provider "nope"/,
     );

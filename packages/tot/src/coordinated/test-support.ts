@@ -20,12 +20,25 @@ export function thoughtOf(request: ModelRequest): string {
   return pathOf(request).at(-1) ?? '';
 }
 
-/** A Planner proposing `children[thought]` (`''` is the problem: the initial strategies). */
-export function plannerModel(children: Record<string, string[]>, usage?: Partial<Usage>): ScriptedModel {
+/** A model whose every call fails with `message`. */
+export function downModel(message = 'down'): ScriptedModel {
+  return new ScriptedModel([], { fallback: { kind: 'fail', error: new Error(message) } });
+}
+
+/**
+ * A Planner proposing `children[thought]` (`''` is the problem: the initial strategies); its call
+ * for a thought in `down` fails.
+ */
+export function plannerModel(
+  children: Record<string, string[]>,
+  usage?: Partial<Usage>,
+  down: string[] = [],
+): ScriptedModel {
   return new ScriptedModel([], {
     id: 'planner',
     ...(usage && { usage }),
     fallback: respond((request) => {
+      if (down.includes(thoughtOf(request))) throw new Error('planner is down');
       const name = forced(request);
       return { toolCalls: [{ name, arguments: { thoughts: children[thoughtOf(request)] ?? [] } }] };
     }),
