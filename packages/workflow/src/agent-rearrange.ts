@@ -2,6 +2,8 @@ import {
   BaseTopology,
   budgetStop,
   ConfigError,
+  concurrencyOption,
+  isAbort,
   type Member,
   mapSettled,
   type RunContext,
@@ -20,13 +22,12 @@ import {
   failedRecord,
   handOn,
   interruptedBy,
-  isAbort,
   joinOutputs,
   type MemberOutput,
   type MemberRecord,
   runStep,
 } from './member-run.js';
-import { checkTask, nameOption, optionalInteger } from './options.js';
+import { checkTask, nameOption } from './options.js';
 
 /** What the human step is told besides its input text. */
 export interface HumanStepInfo {
@@ -83,7 +84,7 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
   readonly #steps: FlowStep[];
   readonly #members: ReadonlyMap<string, Member>;
   readonly #human: HumanStep | undefined;
-  readonly #maxWorkers: number | undefined;
+  readonly #maxWorkers: number;
 
   constructor(options: AgentRearrangeOptions) {
     super();
@@ -108,7 +109,7 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
       }
     }
     this.#human = options.human;
-    this.#maxWorkers = optionalInteger('AgentRearrange', 'maxWorkers', options.maxWorkers);
+    this.#maxWorkers = concurrencyOption('AgentRearrange', 'maxWorkers', options.maxWorkers);
   }
 
   /** The plan as numbered text: who runs when, on what, in parallel with whom. No model is called. */

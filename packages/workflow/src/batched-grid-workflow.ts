@@ -1,6 +1,7 @@
 import {
   BaseTopology,
   ConfigError,
+  concurrencyOption,
   type Member,
   type RunOptions,
   type RunStream,
@@ -10,7 +11,7 @@ import {
   validateMembers,
 } from '@swarm/core';
 import { doneOutputs, interruptedBy, joinOutputs, type MemberRecord, runSettled } from './member-run.js';
-import { nameOption, optionalInteger } from './options.js';
+import { nameOption } from './options.js';
 
 /** Options of a BatchedGridWorkflow. */
 export interface BatchedGridWorkflowOptions {
@@ -38,13 +39,13 @@ export class BatchedGridWorkflow extends BaseTopology<BatchedGridWorkflowResult>
   readonly type = 'BatchedGridWorkflow';
   readonly name: string;
   readonly #agents: readonly Member[];
-  readonly #maxWorkers: number | undefined;
+  readonly #maxWorkers: number;
 
   constructor(options: BatchedGridWorkflowOptions) {
     super();
     this.#agents = validateMembers(options?.agents, 'BatchedGridWorkflow');
     this.name = nameOption('BatchedGridWorkflow', options.name, 'batched-grid-workflow');
-    this.#maxWorkers = optionalInteger('BatchedGridWorkflow', 'maxWorkers', options.maxWorkers);
+    this.#maxWorkers = concurrencyOption('BatchedGridWorkflow', 'maxWorkers', options.maxWorkers);
   }
 
   /**

@@ -2,6 +2,7 @@ import {
   BaseTopology,
   budgetStop,
   ConfigError,
+  concurrencyOption,
   isMember,
   type Member,
   type Message,
@@ -22,7 +23,7 @@ import {
   runStep,
   taskTurn,
 } from './member-run.js';
-import { checkTask, nameOption, optionalInteger } from './options.js';
+import { checkTask, nameOption } from './options.js';
 
 /** Options of a ConcurrentWorkflow. */
 export interface ConcurrentWorkflowOptions {
@@ -59,7 +60,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
   readonly #agents: readonly Member[];
   readonly #aggregator: Member | undefined;
   readonly #onError: 'store' | 'raise';
-  readonly #maxWorkers: number | undefined;
+  readonly #maxWorkers: number;
 
   constructor(options: ConcurrentWorkflowOptions) {
     super();
@@ -76,7 +77,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
       );
     }
     this.#onError = onError;
-    this.#maxWorkers = optionalInteger('ConcurrentWorkflow', 'maxWorkers', options.maxWorkers);
+    this.#maxWorkers = concurrencyOption('ConcurrentWorkflow', 'maxWorkers', options.maxWorkers);
   }
 
   /** Runs every member on `task` at once, then the aggregator (if any) on their outputs. */

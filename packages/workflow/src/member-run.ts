@@ -1,6 +1,7 @@
 import {
   budgetStop,
   errorMessage,
+  isAbort,
   type Member,
   type Message,
   mapSettled,
@@ -81,11 +82,6 @@ export async function runStep(
   return reason ? { output, interruption: reason } : { output };
 }
 
-/** True when `error` is an abort: it is rethrown, never recorded as a member's failure. */
-export function isAbort(error: unknown): boolean {
-  return SwarmError.isInstance(error) && error.code === 'ABORTED';
-}
-
 /** One member's job in a settled batch: who runs, under which name, on what input. */
 export interface MemberJob {
   agent: string;
@@ -110,7 +106,7 @@ export interface SettledBatch {
 export async function runSettled(
   jobs: readonly MemberJob[],
   context: RunContext,
-  concurrency?: number,
+  concurrency = Number.POSITIVE_INFINITY,
 ): Promise<SettledBatch> {
   const settled = await mapSettled(jobs, (job) => runStep(job.member, job.input, context), {
     concurrency,

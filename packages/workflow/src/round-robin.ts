@@ -1,6 +1,7 @@
 import {
   BaseTopology,
   budgetStop,
+  integerOption,
   type Member,
   type Message,
   memberTurn,
@@ -10,7 +11,7 @@ import {
   validateMembers,
 } from '@swarm/core';
 import { type BudgetReason, interruptedBy, runStep, taskTurn } from './member-run.js';
-import { checkTask, nameOption, optionalInteger } from './options.js';
+import { checkTask, nameOption } from './options.js';
 
 /** Options of a RoundRobin. */
 export interface RoundRobinOptions {
@@ -49,7 +50,7 @@ export class RoundRobin extends BaseTopology<RoundRobinResult> {
     // With one member its own turn would close the thread, which some providers read as a prefill.
     this.#agents = validateMembers(options?.agents, 'RoundRobin', { min: 2 });
     this.name = nameOption('RoundRobin', options.name, 'round-robin');
-    this.#rounds = optionalInteger('RoundRobin', 'rounds', options.rounds) ?? 1;
+    this.#rounds = integerOption('RoundRobin', 'rounds', options.rounds, 1, 1);
   }
 
   /** Runs `rounds` rounds of turns on `task`. */
