@@ -295,4 +295,30 @@ describe('AgentRearrange', () => {
       /human must be/,
     );
   });
+  it('runs at most maxWorkers members at once across the whole flow, nested branches included', async () => {
+    const gate = new Gate();
+    const { model, agents } = team(names, {
+      researcher: () => gate.wait().then(() => 'r'),
+      writer: () => gate.wait().then(() => 'w'),
+      critic: () => gate.wait().then(() => 'c'),
+      editor: () => gate.wait().then(() => 'e'),
+    });
+    const running = new AgentRearrange({
+      agents,
+      flow: '(researcher, writer), (critic, editor)',
+      maxWorkers: 2,
+    }).run('go');
+    await gate.until(2);
+    await new Promise((r) => setImmediate(r));
+    expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['researcher', 'writer']);
+    gate.open();
+    expect((await running).output).toBe('[researcher]\nr\n\n[writer]\nw\n\n[critic]\nc\n\n[editor]\ne');
+  });
+
+  it('says that H is reserved when a member is named "H", before asking for a human function', () => {
+    const { agents } = team(['writer', 'H']);
+    expect(() => new AgentRearrange({ agents, flow: 'writer -> H' })).toThrow(
+      /a member is named "H", which the flow reserves for the human step/,
+    );
+  });
 });

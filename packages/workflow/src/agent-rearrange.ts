@@ -4,6 +4,7 @@ import {
   ConfigError,
   concurrencyOption,
   isAbort,
+  Limiter,
   type Member,
   mapSettled,
   type RunContext,
@@ -55,7 +56,10 @@ export interface AgentRearrangeOptions {
   flow: string;
   /** Answers the flow's `H` steps; required when the flow has one. */
   human?: HumanStep;
-  /** How many items of one step run at once (default: all). */
+  /**
+   * How many members (and human steps) run at once across the whole flow, nested branches included
+   * (default: all that are ready).
+   */
   maxWorkers?: number;
 }
 
@@ -97,14 +101,14 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
       throw new ConfigError('AgentRearrange: human must be a function (input, info) => string.');
     }
     if (hasHumanStep(this.#steps)) {
+      if (this.#members.has(humanStep)) {
+        throw new ConfigError(
+          'AgentRearrange: a member is named "H", which the flow reserves for the human step; rename the member.',
+        );
+      }
       if (!options.human) {
         throw new ConfigError(
           'AgentRearrange: the flow has a human step (H) but no human function was given; pass human: (input) => answer.',
-        );
-      }
-      if (this.#members.has(humanStep)) {
-        throw new ConfigError(
-          'AgentRearrange: a member is named "H", which the flow reserves for the human step.',
         );
       }
     }
@@ -143,21 +147,24 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
 /** The state of one run of a flow: its records and budget stop. Never shared between runs. */
 class FlowRun {
   readonly #records = new Map<number, FlowRecord>();
+  // One cap for the whole run: a step's items and the items of the branches inside it share it.
+  readonly #workers: Limiter;
   interruption: BudgetReason | undefined;
 
   constructor(
     readonly members: ReadonlyMap<string, Member>,
     readonly human: HumanStep | undefined,
-    readonly maxWorkers: number | undefined,
+    maxWorkers: number,
     readonly task: string,
     readonly context: RunContext,
-  ) {}
+  ) {
+    this.#workers = new Limiter({ concurrency: maxWorkers });
+  }
 
   /** Runs one step's items in parallel on `previous`; its outputs, in the order the items are written. */
   async step(step: FlowStep, previous: MemberOutput[], label: number[]): Promise<MemberOutput[]> {
     this.context.emit({ type: 'rearrange.step', step: label.join('.'), items: step.length });
     const settled = await mapSettled(step, (item, k) => this.#item(item, previous, [...label, k + 1]), {
-      concurrency: this.maxWorkers,
       signal: this.context.signal,
     });
     throwIfAborted(this.context.signal);
@@ -176,8 +183,10 @@ class FlowRun {
     }
     const agent = item.kind === 'member' ? item.name : humanName;
     try {
-      const output =
-        item.kind === 'member' ? await this.#member(item.name, previous) : await this.#askHuman(previous);
+      const output = await this.#workers.run(
+        () => (item.kind === 'member' ? this.#member(item.name, previous) : this.#askHuman(previous)),
+        { signal: this.context.signal },
+      );
       this.#records.set(item.column, { agent, status: 'done', output, column: item.column });
       // A human reviews rather than replaces: what they were handed goes on with their answer.
       return item.kind === 'human' ? [...previous, { agent, output }] : [{ agent, output }];
