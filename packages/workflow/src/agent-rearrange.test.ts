@@ -2,6 +2,7 @@ import { AbortError, ConfigError } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { AgentRearrange } from './agent-rearrange.js';
+import { ConcurrentWorkflow } from './concurrent-workflow.js';
 import { SequentialWorkflow } from './sequential-workflow.js';
 import { callsOf, team } from './test-support.js';
 
@@ -191,16 +192,27 @@ describe('AgentRearrange', () => {
     await expect(running).rejects.toBeInstanceOf(AbortError);
   });
 
-  it("keeps a failed member's siblings' records, then fails the run", async () => {
+  it("lets a failed member's parallel siblings finish, then fails the run before the next step", async () => {
+    const gate = new Gate();
     const { model, agents } = team(names, {
+      writer: () => gate.wait().then(() => 'draft'),
       critic: () => {
         throw new Error('critic is down');
       },
     });
-    await expect(new AgentRearrange({ agents, flow: 'writer, critic -> editor' }).run('go')).rejects.toThrow(
-      'critic is down',
-    );
-    expect(callsOf(model, 'writer')).toHaveLength(1);
+    const finished: string[] = [];
+    const running = new AgentRearrange({ agents, flow: 'writer, critic -> editor' }).run('go', {
+      onEvent: (e) => e.type === 'agent.end' && finished.push(String(e.agent)),
+    });
+    let settled = false;
+    running.catch(() => undefined).finally(() => (settled = true));
+    await gate.until(1);
+    await new Promise((r) => setImmediate(r));
+    // The critic has failed, but the run waits for the writer.
+    expect(settled).toBe(false);
+    gate.open();
+    await expect(running).rejects.toThrow('critic is down');
+    expect(finished).toEqual(['writer']);
     expect(callsOf(model, 'editor')).toHaveLength(0);
   });
 
@@ -320,5 +332,22 @@ describe('AgentRearrange', () => {
     expect(() => new AgentRearrange({ agents, flow: 'writer -> H' })).toThrow(
       /a member is named "H", which the flow reserves for the human step/,
     );
+  });
+
+  it('stops the flow after a nested topology that answered from part of its work because of the budget', async () => {
+    const { model, byName } = team(names);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.writer!, byName.critic!] });
+    const result = await new AgentRearrange({ agents: [panel, byName.editor!], flow: 'panel -> editor' }).run(
+      'go',
+      { budget: { maxCalls: 1 } },
+    );
+
+    expect(result).toMatchObject({
+      output: 'writer says: go',
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+    });
+    expect(result.runs.map((r) => [r.agent, r.status])).toEqual([['panel', 'done']]);
+    expect(callsOf(model, 'editor')).toHaveLength(0);
   });
 });

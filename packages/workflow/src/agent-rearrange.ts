@@ -26,6 +26,7 @@ import {
   joinOutputs,
   type MemberOutput,
   type MemberRecord,
+  runInTurn,
   runStep,
 } from './member-run.js';
 import { checkTask, nameOption } from './options.js';
@@ -126,19 +127,15 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
     checkTask('AgentRearrange', task);
     return runTopology(this, { task, flow: this.flow }, options, async (context) => {
       const run = new FlowRun(this.#members, this.#human, this.#maxWorkers, task, context);
-      let answered: MemberOutput[] = [];
-      let interruption: BudgetReason | undefined;
-      for (const [i, step] of this.#steps.entries()) {
-        try {
-          answered = await run.step(step, answered, [i + 1]);
-          interruption = run.interruption;
-        } catch (error) {
-          // The budget stops the flow; the last step that completed gives the answer.
-          interruption = budgetStop(error);
-          if (!interruption || answered.length === 0) throw error;
-        }
-        if (interruption) break;
-      }
+      // The budget stops the flow; the last step that completed gives the answer.
+      const { done, interruption } = await runInTurn<MemberOutput[]>(
+        this.#steps.length,
+        async (i, before) => {
+          const outputs = await run.step(this.#steps[i]!, before.at(-1) ?? [], [i + 1]);
+          return { value: outputs, interruption: run.interruption };
+        },
+      );
+      const answered = done.at(-1)!;
       return { output: joinOutputs(answered), runs: run.records(), ...interruptedBy(interruption) };
     });
   }

@@ -10,7 +10,7 @@ import {
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { doneOutputs, interruptedBy, joinOutputs, type MemberRecord, runSettled } from './member-run.js';
+import { batchAnswers, interruptedBy, joinOutputs, type MemberRecord, runSettled } from './member-run.js';
 import { nameOption } from './options.js';
 
 /** Options of a BatchedGridWorkflow. */
@@ -58,9 +58,7 @@ export class BatchedGridWorkflow extends BaseTopology<BatchedGridWorkflowResult>
     return runTopology(this, { tasks: grid, agents }, options, async (context) => {
       const jobs = this.#agents.map((member, i) => ({ agent: member.name, member, input: grid[i]! }));
       const batch = await runSettled(jobs, context, this.#maxWorkers);
-      const answers = doneOutputs(batch.records);
-      // With no member's answer there is nothing to answer from: the first error is the run's.
-      if (answers.length === 0) throw batch.errors.find((e) => e !== undefined);
+      const answers = batchAnswers(batch);
       const results = batch.records.map((record, i) => ({ ...record, task: grid[i]! }));
       return { output: joinOutputs(answers), results, ...interruptedBy(batch.interruption) };
     });

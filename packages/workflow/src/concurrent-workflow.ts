@@ -14,7 +14,7 @@ import {
 } from '@swarm/core';
 import {
   type BudgetReason,
-  doneOutputs,
+  batchAnswers,
   interruptedBy,
   joinOutputs,
   type MemberOutput,
@@ -89,9 +89,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
       const batch = await runSettled(jobs, context, this.#maxWorkers);
       const failed = batch.records.findIndex((r) => r.status === 'failed');
       if (this.#onError === 'raise' && failed >= 0) throw batch.errors[failed];
-      const answers = doneOutputs(batch.records);
-      // With no member's answer there is nothing to answer from: the first error is the run's.
-      if (answers.length === 0) throw batch.errors.find((e) => e !== undefined);
+      const answers = batchAnswers(batch);
       let interruption: BudgetReason | undefined = batch.interruption;
       let output = joinOutputs(answers);
       if (this.#aggregator && !interruption) {

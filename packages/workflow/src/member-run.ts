@@ -82,6 +82,43 @@ export async function runStep(
   return reason ? { output, interruption: reason } : { output };
 }
 
+/** What one turn of a sequence produced, and the budget stop of a nested topology that still answered. */
+export interface TurnOutcome<T> {
+  value: T;
+  interruption?: BudgetReason;
+}
+
+/** The turns a sequence completed, and the budget stop that ended it early, if any. */
+export interface SequenceOutcome<T> {
+  done: T[];
+  interruption?: BudgetReason;
+}
+
+/**
+ * Runs `count` turns one after another, each given what the turns before it produced. A budget
+ * stop ends the sequence with the turns done so far (a turn the budget refused is not among them);
+ * when not even the first turn answered, the budget error is rethrown. Any other error is rethrown.
+ */
+export async function runInTurn<T>(
+  count: number,
+  turn: (index: number, done: readonly T[]) => Promise<TurnOutcome<T>>,
+): Promise<SequenceOutcome<T>> {
+  const done: T[] = [];
+  for (let index = 0; index < count; index++) {
+    let interruption: BudgetReason | undefined;
+    try {
+      const outcome = await turn(index, done);
+      done.push(outcome.value);
+      interruption = outcome.interruption;
+    } catch (error) {
+      interruption = budgetStop(error);
+      if (!interruption || done.length === 0) throw error;
+    }
+    if (interruption) return { done, interruption };
+  }
+  return { done };
+}
+
 /** One member's job in a settled batch: who runs, under which name, on what input. */
 export interface MemberJob {
   agent: string;
@@ -140,6 +177,16 @@ export async function runSettled(
 export function failedRecord(agent: string, error: unknown): MemberRecord {
   const code = SwarmError.isInstance(error) ? error.code : undefined;
   return { agent, status: 'failed', error: errorMessage(error), ...(code && { code }) };
+}
+
+/**
+ * The outputs of a batch's members that answered, in input order. With none, there is nothing to
+ * answer from: the batch's first error (in input order) is thrown.
+ */
+export function batchAnswers(batch: SettledBatch): MemberOutput[] {
+  const answers = doneOutputs(batch.records);
+  if (answers.length === 0) throw batch.errors.find((e) => e !== undefined);
+  return answers;
 }
 
 /** The outputs of the members that answered, in input order. */
