@@ -350,4 +350,19 @@ describe('AgentRearrange', () => {
     expect(result.runs.map((r) => [r.agent, r.status])).toEqual([['panel', 'done']]);
     expect(callsOf(model, 'editor')).toHaveLength(0);
   });
+
+  it('emits rearrange.step as each step starts, branch steps numbered inside their step', async () => {
+    const { agents } = team(names);
+    const steps: unknown[] = [];
+    await new AgentRearrange({ agents, flow: 'researcher -> (writer -> critic), editor' }).run('go', {
+      onEvent: (e) => e.type === 'rearrange.step' && steps.push([e.step, e.items]),
+    });
+
+    expect(steps).toEqual([
+      ['1', 1],
+      ['2', 2],
+      ['2.1.1', 1],
+      ['2.1.2', 1],
+    ]);
+  });
 });

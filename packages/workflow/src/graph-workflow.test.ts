@@ -279,4 +279,28 @@ describe('GraphWorkflow', () => {
     await expect(running).rejects.toBeInstanceOf(AbortError);
     expect(started).toEqual(['a']);
   });
+
+  it("emits graph.node with each node's outcome as it happens", async () => {
+    const gate = new Gate();
+    const { byName } = team(['a', 'b', 'c'], {
+      a: () => {
+        throw new Error('a is down');
+      },
+      c: () => gate.wait().then(() => 'c'),
+    });
+    const outcomes: unknown[] = [];
+    const running = new GraphWorkflow({ nodes: byName, edges: [['a', 'b']] }).run('go', {
+      onEvent: (e) => e.type === 'graph.node' && outcomes.push([e.node, e.agent, e.status]),
+    });
+    await gate.until(1);
+    await new Promise((r) => setImmediate(r));
+    // While c still runs, a's failure and b's skip are already reported.
+    expect(outcomes).toEqual([
+      ['a', 'a', 'failed'],
+      ['b', 'b', 'skipped'],
+    ]);
+    gate.open();
+    await running;
+    expect(outcomes.at(-1)).toEqual(['c', 'c', 'done']);
+  });
 });
