@@ -50,6 +50,7 @@ export type HumanStep = (input: string, info: HumanStepInfo) => string | Promise
 
 /** Options of an AgentRearrange. */
 export interface AgentRearrangeOptions {
+  /** Its name in traces and as another topology's member (default `'agent-rearrange'`). */
   name?: string;
   /** The members the flow may name (Agents or Topologies, by `name`). */
   agents: Member[];

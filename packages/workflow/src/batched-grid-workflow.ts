@@ -15,6 +15,7 @@ import { nameOption } from './options.js';
 
 /** Options of a BatchedGridWorkflow. */
 export interface BatchedGridWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'batched-grid-workflow'`). */
   name?: string;
   /** Agents or topologies; member i works on task i. */
   agents: Member[];

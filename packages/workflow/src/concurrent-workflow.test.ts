@@ -216,6 +216,10 @@ describe('ConcurrentWorkflow', () => {
     expect(() => new ConcurrentWorkflow({ agents, maxWorkers: 0 })).toThrow(
       /maxWorkers must be an integer >= 1/,
     );
+    expect(() => new ConcurrentWorkflow({ agents, maxWorkers: 2.5 })).toThrow(
+      'ConcurrentWorkflow: maxWorkers must be an integer >= 1 or Infinity (got 2.5).',
+    );
+    expect(() => new ConcurrentWorkflow({ agents, maxWorkers: Number.POSITIVE_INFINITY })).not.toThrow();
     expect(() => new ConcurrentWorkflow({ agents, aggregator: {} as Agent })).toThrow(ConfigError);
     expect(() => new ConcurrentWorkflow({ agents: [] })).toThrow(/at least 1/);
   });

@@ -27,6 +27,7 @@ import { checkTask, nameOption } from './options.js';
 
 /** Options of a ConcurrentWorkflow. */
 export interface ConcurrentWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'concurrent-workflow'`). */
   name?: string;
   /** Agents or topologies; all work on the task at once. */
   agents: Member[];

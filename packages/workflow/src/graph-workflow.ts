@@ -25,6 +25,7 @@ import { checkTask, nameOption } from './options.js';
 
 /** Options of a GraphWorkflow: members as nodes of a DAG, and the edges between them. */
 export interface GraphWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'graph-workflow'`). */
   name?: string;
   /** Node id to the Agent or Topology at that node; ids name the nodes everywhere in the result. */
   nodes: Record<string, Member>;

@@ -12,6 +12,7 @@ import { checkTask, nameOption } from './options.js';
 
 /** Options of a RoundRobin. */
 export interface RoundRobinOptions {
+  /** Its name in traces and as another topology's member (default `'round-robin'`). */
   name?: string;
   /** At least two agents or topologies, taking turns in this order. */
   agents: Member[];

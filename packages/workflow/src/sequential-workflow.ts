@@ -11,6 +11,7 @@ import { checkTask, nameOption } from './options.js';
 
 /** Options of a SequentialWorkflow: the members, in the order they work. */
 export interface SequentialWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'sequential-workflow'`). */
   name?: string;
   /** Agents or topologies; each works on the task after the one before it. */
   agents: Member[];
