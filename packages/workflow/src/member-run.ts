@@ -2,6 +2,7 @@ import {
   budgetStop,
   errorMessage,
   isAbort,
+  isTopology,
   type Member,
   type Message,
   mapSettled,
@@ -68,15 +69,21 @@ export function joinOutputs(outputs: readonly MemberOutput[]): string {
 }
 
 /**
- * Runs one member in the run. A nested topology that stopped on the run's budget still answers; its
- * budget stop is reported so the workflow stops and marks itself interrupted too.
+ * Runs one member in the run. A topology reads its input as text, where an `assistant` turn would
+ * be headed "[assistant]": its own earlier outputs go to it under its name instead. A nested
+ * topology that stopped on the run's budget still answers; its budget stop is reported so the
+ * workflow stops and marks itself interrupted too.
  */
 export async function runStep(
   member: Member,
   input: string | Message[],
   context: RunContext,
 ): Promise<StepOutcome> {
-  const { output, result } = await runMember(member, input, context);
+  const given =
+    isTopology(member) && typeof input !== 'string'
+      ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, m.content) : m))
+      : input;
+  const { output, result } = await runMember(member, given, context);
   const reason =
     'interrupted' in result && result.interrupted ? budgetReason(result.interruptionReason) : undefined;
   return reason ? { output, interruption: reason } : { output };

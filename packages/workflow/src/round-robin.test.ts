@@ -98,4 +98,13 @@ describe('RoundRobin', () => {
     expect(result.output).toBe(result.turns[1]!.output);
     expect(callsOf(model, 'alice')).toHaveLength(1);
   });
+  it("shows a topology member its own earlier turns under its name, not as an 'assistant'", async () => {
+    const { model, byName } = team(['alice', 'bob', 'carol'], { alice: 'hi', carol: 'hey' });
+    const pair = new SequentialWorkflow({ name: 'pair', agents: [byName.bob!, byName.carol!] });
+    await new RoundRobin({ agents: [byName.alice!, pair], rounds: 2 }).run('Greet.');
+
+    expect(callsOf(model, 'bob')[1]!.messages).toEqual([
+      { role: 'user', content: '[user]\nGreet.\n\n[alice]\nhi\n\n[pair]\nhey\n\n[alice]\nhi' },
+    ]);
+  });
 });
