@@ -136,4 +136,15 @@ describe('SequentialWorkflow', () => {
     expect(result.steps).toEqual([{ agent: 'panel', output: 'a says: go' }]);
     expect(callsOf(model, 'c')).toHaveLength(0);
   });
+  it("reports a nested topology's token budget stop as budget:tokens", async () => {
+    const { byName } = team(['a', 'b', 'c']);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.a!, byName.b!], maxWorkers: 1 });
+    // Each scripted call uses 15 tokens: the panel's second member is refused.
+    const result = await new SequentialWorkflow({ agents: [panel, byName.c!] }).run('go', {
+      budget: { maxTokens: 15 },
+    });
+
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:tokens' });
+    expect(result.steps.map((s) => s.agent)).toEqual(['panel']);
+  });
 });
