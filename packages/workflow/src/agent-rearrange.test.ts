@@ -299,6 +299,20 @@ describe('AgentRearrange', () => {
     expect(model.calls).toHaveLength(0);
   });
 
+  it('explains a step that is one branch without calling it parallel', () => {
+    const { agents } = team(names);
+    expect(new AgentRearrange({ agents, flow: '(researcher -> writer) -> editor' }).explain()).toBe(
+      [
+        'Flow: (researcher -> writer) -> editor',
+        '1. A branch, given the task:',
+        '   1.1.1. researcher gets the task.',
+        '   1.1.2. writer gets the task and the output of researcher.',
+        '2. editor gets the task and the output of writer.',
+        'The answer is the output of editor.',
+      ].join('\n'),
+    );
+  });
+
   it('rejects bad flows and options at construction', () => {
     const { agents } = team(names);
     expect(() => new AgentRearrange({ agents, flow: 'researcher -> nobody' })).toThrow(ConfigError);
