@@ -2,6 +2,7 @@ import { AbortError, ConfigError } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { AgentRearrange } from './agent-rearrange.js';
+import { ConcurrentWorkflow } from './concurrent-workflow.js';
 import { SequentialWorkflow } from './sequential-workflow.js';
 import { callsOf, team } from './test-support.js';
 
@@ -191,16 +192,27 @@ describe('AgentRearrange', () => {
     await expect(running).rejects.toBeInstanceOf(AbortError);
   });
 
-  it("keeps a failed member's siblings' records, then fails the run", async () => {
+  it("lets a failed member's parallel siblings finish, then fails the run before the next step", async () => {
+    const gate = new Gate();
     const { model, agents } = team(names, {
+      writer: () => gate.wait().then(() => 'draft'),
       critic: () => {
         throw new Error('critic is down');
       },
     });
-    await expect(new AgentRearrange({ agents, flow: 'writer, critic -> editor' }).run('go')).rejects.toThrow(
-      'critic is down',
-    );
-    expect(callsOf(model, 'writer')).toHaveLength(1);
+    const finished: string[] = [];
+    const running = new AgentRearrange({ agents, flow: 'writer, critic -> editor' }).run('go', {
+      onEvent: (e) => e.type === 'agent.end' && finished.push(String(e.agent)),
+    });
+    let settled = false;
+    running.catch(() => undefined).finally(() => (settled = true));
+    await gate.until(1);
+    await new Promise((r) => setImmediate(r));
+    // The critic has failed, but the run waits for the writer.
+    expect(settled).toBe(false);
+    gate.open();
+    await expect(running).rejects.toThrow('critic is down');
+    expect(finished).toEqual(['writer']);
     expect(callsOf(model, 'editor')).toHaveLength(0);
   });
 
@@ -287,6 +299,20 @@ describe('AgentRearrange', () => {
     expect(model.calls).toHaveLength(0);
   });
 
+  it('explains a step that is one branch without calling it parallel', () => {
+    const { agents } = team(names);
+    expect(new AgentRearrange({ agents, flow: '(researcher -> writer) -> editor' }).explain()).toBe(
+      [
+        'Flow: (researcher -> writer) -> editor',
+        '1. A branch, given the task:',
+        '   1.1.1. researcher gets the task.',
+        '   1.1.2. writer gets the task and the output of researcher.',
+        '2. editor gets the task and the output of writer.',
+        'The answer is the output of editor.',
+      ].join('\n'),
+    );
+  });
+
   it('rejects bad flows and options at construction', () => {
     const { agents } = team(names);
     expect(() => new AgentRearrange({ agents, flow: 'researcher -> nobody' })).toThrow(ConfigError);
@@ -294,5 +320,63 @@ describe('AgentRearrange', () => {
     expect(() => new AgentRearrange({ agents, flow: 'writer', human: 'yes' as never })).toThrow(
       /human must be/,
     );
+  });
+  it('runs at most maxWorkers members at once across the whole flow, nested branches included', async () => {
+    const gate = new Gate();
+    const { model, agents } = team(names, {
+      researcher: () => gate.wait().then(() => 'r'),
+      writer: () => gate.wait().then(() => 'w'),
+      critic: () => gate.wait().then(() => 'c'),
+      editor: () => gate.wait().then(() => 'e'),
+    });
+    const running = new AgentRearrange({
+      agents,
+      flow: '(researcher, writer), (critic, editor)',
+      maxWorkers: 2,
+    }).run('go');
+    await gate.until(2);
+    await new Promise((r) => setImmediate(r));
+    expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['researcher', 'writer']);
+    gate.open();
+    expect((await running).output).toBe('[researcher]\nr\n\n[writer]\nw\n\n[critic]\nc\n\n[editor]\ne');
+  });
+
+  it('says that H is reserved when a member is named "H", before asking for a human function', () => {
+    const { agents } = team(['writer', 'H']);
+    expect(() => new AgentRearrange({ agents, flow: 'writer -> H' })).toThrow(
+      /a member is named "H", which the flow reserves for the human step/,
+    );
+  });
+
+  it('stops the flow after a nested topology that answered from part of its work because of the budget', async () => {
+    const { model, byName } = team(names);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.writer!, byName.critic!] });
+    const result = await new AgentRearrange({ agents: [panel, byName.editor!], flow: 'panel -> editor' }).run(
+      'go',
+      { budget: { maxCalls: 1 } },
+    );
+
+    expect(result).toMatchObject({
+      output: 'writer says: go',
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+    });
+    expect(result.runs.map((r) => [r.agent, r.status])).toEqual([['panel', 'done']]);
+    expect(callsOf(model, 'editor')).toHaveLength(0);
+  });
+
+  it('emits rearrange.step as each step starts, branch steps numbered inside their step', async () => {
+    const { agents } = team(names);
+    const steps: unknown[] = [];
+    await new AgentRearrange({ agents, flow: 'researcher -> (writer -> critic), editor' }).run('go', {
+      onEvent: (e) => e.type === 'rearrange.step' && steps.push([e.step, e.items]),
+    });
+
+    expect(steps).toEqual([
+      ['1', 1],
+      ['2', 2],
+      ['2.1.1', 1],
+      ['2.1.2', 1],
+    ]);
   });
 });

@@ -2,6 +2,9 @@ import {
   BaseTopology,
   budgetStop,
   ConfigError,
+  concurrencyOption,
+  isAbort,
+  Limiter,
   type Member,
   mapSettled,
   type RunContext,
@@ -20,13 +23,13 @@ import {
   failedRecord,
   handOn,
   interruptedBy,
-  isAbort,
   joinOutputs,
   type MemberOutput,
   type MemberRecord,
+  runInTurn,
   runStep,
 } from './member-run.js';
-import { checkTask, nameOption, optionalInteger } from './options.js';
+import { checkTask, nameOption } from './options.js';
 
 /** What the human step is told besides its input text. */
 export interface HumanStepInfo {
@@ -47,6 +50,7 @@ export type HumanStep = (input: string, info: HumanStepInfo) => string | Promise
 
 /** Options of an AgentRearrange. */
 export interface AgentRearrangeOptions {
+  /** Its name in traces and as another topology's member (default `'agent-rearrange'`). */
   name?: string;
   /** The members the flow may name (Agents or Topologies, by `name`). */
   agents: Member[];
@@ -54,7 +58,10 @@ export interface AgentRearrangeOptions {
   flow: string;
   /** Answers the flow's `H` steps; required when the flow has one. */
   human?: HumanStep;
-  /** How many items of one step run at once (default: all). */
+  /**
+   * How many members (and human steps) run at once across the whole flow, nested branches included
+   * (default: all that are ready).
+   */
   maxWorkers?: number;
 }
 
@@ -83,7 +90,7 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
   readonly #steps: FlowStep[];
   readonly #members: ReadonlyMap<string, Member>;
   readonly #human: HumanStep | undefined;
-  readonly #maxWorkers: number | undefined;
+  readonly #maxWorkers: number;
 
   constructor(options: AgentRearrangeOptions) {
     super();
@@ -96,19 +103,19 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
       throw new ConfigError('AgentRearrange: human must be a function (input, info) => string.');
     }
     if (hasHumanStep(this.#steps)) {
+      if (this.#members.has(humanStep)) {
+        throw new ConfigError(
+          'AgentRearrange: a member is named "H", which the flow reserves for the human step; rename the member.',
+        );
+      }
       if (!options.human) {
         throw new ConfigError(
           'AgentRearrange: the flow has a human step (H) but no human function was given; pass human: (input) => answer.',
         );
       }
-      if (this.#members.has(humanStep)) {
-        throw new ConfigError(
-          'AgentRearrange: a member is named "H", which the flow reserves for the human step.',
-        );
-      }
     }
     this.#human = options.human;
-    this.#maxWorkers = optionalInteger('AgentRearrange', 'maxWorkers', options.maxWorkers);
+    this.#maxWorkers = concurrencyOption('AgentRearrange', 'maxWorkers', options.maxWorkers);
   }
 
   /** The plan as numbered text: who runs when, on what, in parallel with whom. No model is called. */
@@ -121,19 +128,15 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
     checkTask('AgentRearrange', task);
     return runTopology(this, { task, flow: this.flow }, options, async (context) => {
       const run = new FlowRun(this.#members, this.#human, this.#maxWorkers, task, context);
-      let answered: MemberOutput[] = [];
-      let interruption: BudgetReason | undefined;
-      for (const [i, step] of this.#steps.entries()) {
-        try {
-          answered = await run.step(step, answered, [i + 1]);
-          interruption = run.interruption;
-        } catch (error) {
-          // The budget stops the flow; the last step that completed gives the answer.
-          interruption = budgetStop(error);
-          if (!interruption || answered.length === 0) throw error;
-        }
-        if (interruption) break;
-      }
+      // The budget stops the flow; the last step that completed gives the answer.
+      const { done, interruption } = await runInTurn<MemberOutput[]>(
+        this.#steps.length,
+        async (i, before) => {
+          const outputs = await run.step(this.#steps[i]!, before.at(-1) ?? [], [i + 1]);
+          return { value: outputs, interruption: run.interruption };
+        },
+      );
+      const answered = done.at(-1)!;
       return { output: joinOutputs(answered), runs: run.records(), ...interruptedBy(interruption) };
     });
   }
@@ -142,21 +145,24 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
 /** The state of one run of a flow: its records and budget stop. Never shared between runs. */
 class FlowRun {
   readonly #records = new Map<number, FlowRecord>();
+  // One cap for the whole run: a step's items and the items of the branches inside it share it.
+  readonly #workers: Limiter;
   interruption: BudgetReason | undefined;
 
   constructor(
     readonly members: ReadonlyMap<string, Member>,
     readonly human: HumanStep | undefined,
-    readonly maxWorkers: number | undefined,
+    maxWorkers: number,
     readonly task: string,
     readonly context: RunContext,
-  ) {}
+  ) {
+    this.#workers = new Limiter({ concurrency: maxWorkers });
+  }
 
   /** Runs one step's items in parallel on `previous`; its outputs, in the order the items are written. */
   async step(step: FlowStep, previous: MemberOutput[], label: number[]): Promise<MemberOutput[]> {
     this.context.emit({ type: 'rearrange.step', step: label.join('.'), items: step.length });
     const settled = await mapSettled(step, (item, k) => this.#item(item, previous, [...label, k + 1]), {
-      concurrency: this.maxWorkers,
       signal: this.context.signal,
     });
     throwIfAborted(this.context.signal);
@@ -175,8 +181,10 @@ class FlowRun {
     }
     const agent = item.kind === 'member' ? item.name : humanName;
     try {
-      const output =
-        item.kind === 'member' ? await this.#member(item.name, previous) : await this.#askHuman(previous);
+      const output = await this.#workers.run(
+        () => (item.kind === 'member' ? this.#member(item.name, previous) : this.#askHuman(previous)),
+        { signal: this.context.signal },
+      );
       this.#records.set(item.column, { agent, status: 'done', output, column: item.column });
       // A human reviews rather than replaces: what they were handed goes on with their answer.
       return item.kind === 'human' ? [...previous, { agent, output }] : [{ agent, output }];

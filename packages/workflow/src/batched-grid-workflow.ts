@@ -1,6 +1,7 @@
 import {
   BaseTopology,
   ConfigError,
+  concurrencyOption,
   type Member,
   type RunOptions,
   type RunStream,
@@ -9,11 +10,12 @@ import {
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { doneOutputs, interruptedBy, joinOutputs, type MemberRecord, runSettled } from './member-run.js';
-import { nameOption, optionalInteger } from './options.js';
+import { batchAnswers, interruptedBy, joinOutputs, type MemberRecord, runSettled } from './member-run.js';
+import { nameOption } from './options.js';
 
 /** Options of a BatchedGridWorkflow. */
 export interface BatchedGridWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'batched-grid-workflow'`). */
   name?: string;
   /** Agents or topologies; member i works on task i. */
   agents: Member[];
@@ -38,13 +40,13 @@ export class BatchedGridWorkflow extends BaseTopology<BatchedGridWorkflowResult>
   readonly type = 'BatchedGridWorkflow';
   readonly name: string;
   readonly #agents: readonly Member[];
-  readonly #maxWorkers: number | undefined;
+  readonly #maxWorkers: number;
 
   constructor(options: BatchedGridWorkflowOptions) {
     super();
     this.#agents = validateMembers(options?.agents, 'BatchedGridWorkflow');
     this.name = nameOption('BatchedGridWorkflow', options.name, 'batched-grid-workflow');
-    this.#maxWorkers = optionalInteger('BatchedGridWorkflow', 'maxWorkers', options.maxWorkers);
+    this.#maxWorkers = concurrencyOption('BatchedGridWorkflow', 'maxWorkers', options.maxWorkers);
   }
 
   /**
@@ -57,9 +59,7 @@ export class BatchedGridWorkflow extends BaseTopology<BatchedGridWorkflowResult>
     return runTopology(this, { tasks: grid, agents }, options, async (context) => {
       const jobs = this.#agents.map((member, i) => ({ agent: member.name, member, input: grid[i]! }));
       const batch = await runSettled(jobs, context, this.#maxWorkers);
-      const answers = doneOutputs(batch.records);
-      // With no member's answer there is nothing to answer from: the first error is the run's.
-      if (answers.length === 0) throw batch.errors.find((e) => e !== undefined);
+      const answers = batchAnswers(batch);
       const results = batch.records.map((record, i) => ({ ...record, task: grid[i]! }));
       return { output: joinOutputs(answers), results, ...interruptedBy(batch.interruption) };
     });

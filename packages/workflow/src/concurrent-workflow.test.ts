@@ -121,12 +121,18 @@ describe('ConcurrentWorkflow', () => {
   it('marks members the budget refused as skipped, not failed, and answers from the rest', async () => {
     const { agents } = team(['a', 'b', 'c']);
     const judgeModel = new ScriptedModel();
+    const started: string[] = [];
     const result = await new ConcurrentWorkflow({
       agents,
       aggregator: new Agent({ name: 'judge', model: judgeModel }),
-    }).run('go', { budget: { maxCalls: 2 } });
+    }).run('go', {
+      budget: { maxCalls: 2 },
+      onEvent: (e) => e.type === 'agent.start' && started.push(String(e.agent)),
+    });
 
     expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls' });
+    // The budget stopped the members: the aggregator is not even started.
+    expect(started).toEqual(['a', 'b', 'c']);
     expect(result.results).toEqual([
       { agent: 'a', status: 'done', output: 'a says: go' },
       { agent: 'b', status: 'done', output: 'b says: go' },
@@ -210,7 +216,34 @@ describe('ConcurrentWorkflow', () => {
     expect(() => new ConcurrentWorkflow({ agents, maxWorkers: 0 })).toThrow(
       /maxWorkers must be an integer >= 1/,
     );
+    expect(() => new ConcurrentWorkflow({ agents, maxWorkers: 2.5 })).toThrow(
+      'ConcurrentWorkflow: maxWorkers must be an integer >= 1 or Infinity (got 2.5).',
+    );
+    expect(() => new ConcurrentWorkflow({ agents, maxWorkers: Number.POSITIVE_INFINITY })).not.toThrow();
     expect(() => new ConcurrentWorkflow({ agents, aggregator: {} as Agent })).toThrow(ConfigError);
     expect(() => new ConcurrentWorkflow({ agents: [] })).toThrow(/at least 1/);
+  });
+
+  it("rethrows a member's abort even when the run's own signal has not fired", async () => {
+    const { agents } = team(['a', 'b'], {
+      a: () => {
+        throw new AbortError('the provider call was cancelled');
+      },
+    });
+    await expect(new ConcurrentWorkflow({ agents }).run('go')).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it('is interrupted when a nested topology answered from part of its work because of the budget', async () => {
+    const { byName } = team(['a', 'b']);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.a!, byName.b!] });
+    // The outer workflow is never refused a call: only the nested panel knows it was cut short.
+    const result = await new ConcurrentWorkflow({ agents: [panel] }).run('go', { budget: { maxCalls: 1 } });
+
+    expect(result).toMatchObject({
+      output: 'a says: go',
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+    });
+    expect(result.results).toEqual([{ agent: 'panel', status: 'done', output: 'a says: go' }]);
   });
 });

@@ -2,6 +2,7 @@ import {
   BaseTopology,
   budgetStop,
   ConfigError,
+  concurrencyOption,
   isMember,
   type Member,
   type Message,
@@ -13,7 +14,7 @@ import {
 } from '@swarm/core';
 import {
   type BudgetReason,
-  doneOutputs,
+  batchAnswers,
   interruptedBy,
   joinOutputs,
   type MemberOutput,
@@ -22,10 +23,11 @@ import {
   runStep,
   taskTurn,
 } from './member-run.js';
-import { checkTask, nameOption, optionalInteger } from './options.js';
+import { checkTask, nameOption } from './options.js';
 
 /** Options of a ConcurrentWorkflow. */
 export interface ConcurrentWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'concurrent-workflow'`). */
   name?: string;
   /** Agents or topologies; all work on the task at once. */
   agents: Member[];
@@ -59,7 +61,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
   readonly #agents: readonly Member[];
   readonly #aggregator: Member | undefined;
   readonly #onError: 'store' | 'raise';
-  readonly #maxWorkers: number | undefined;
+  readonly #maxWorkers: number;
 
   constructor(options: ConcurrentWorkflowOptions) {
     super();
@@ -76,7 +78,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
       );
     }
     this.#onError = onError;
-    this.#maxWorkers = optionalInteger('ConcurrentWorkflow', 'maxWorkers', options.maxWorkers);
+    this.#maxWorkers = concurrencyOption('ConcurrentWorkflow', 'maxWorkers', options.maxWorkers);
   }
 
   /** Runs every member on `task` at once, then the aggregator (if any) on their outputs. */
@@ -88,9 +90,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
       const batch = await runSettled(jobs, context, this.#maxWorkers);
       const failed = batch.records.findIndex((r) => r.status === 'failed');
       if (this.#onError === 'raise' && failed >= 0) throw batch.errors[failed];
-      const answers = doneOutputs(batch.records);
-      // With no member's answer there is nothing to answer from: the first error is the run's.
-      if (answers.length === 0) throw batch.errors.find((e) => e !== undefined);
+      const answers = batchAnswers(batch);
       let interruption: BudgetReason | undefined = batch.interruption;
       let output = joinOutputs(answers);
       if (this.#aggregator && !interruption) {

@@ -31,6 +31,9 @@ function explainSequence(
     } else if (only?.kind === 'human') {
       lines.push(`${indent}${label}. A human (H) gets ${given}, and hands it on with their answer.`);
       exits.push(...input, humanStep);
+    } else if (only?.kind === 'group') {
+      lines.push(`${indent}${label}. A branch, given ${given}:`);
+      exits.push(...explainSequence(only.steps, [...number, i + 1, 1], input, `${indent}   `, lines));
     } else {
       lines.push(`${indent}${label}. In parallel, each given ${given}:`);
       step.forEach((item, k) => {

@@ -53,9 +53,10 @@ describe('GraphWorkflow', () => {
     });
     const running = new GraphWorkflow({
       nodes: byName,
+      // Edges in the other order: parents are handed on in node order all the same.
       edges: [
-        ['a', 'join'],
         ['b', 'join'],
+        ['a', 'join'],
       ],
     }).run('go');
     await gate.until(1);
@@ -248,5 +249,58 @@ describe('GraphWorkflow', () => {
     expect(() => new GraphWorkflow({ nodes: {} })).toThrow(/at least one node/);
     expect(() => new GraphWorkflow({ nodes: { a: 'agent' } as never })).toThrow(ConfigError);
     expect(() => new GraphWorkflow({ nodes: byName, maxWorkers: 0 })).toThrow(/maxWorkers/);
+  });
+
+  it('starts no node after the budget stops the run', async () => {
+    const { byName } = team(['a', 'b', 'c']);
+    const started: string[] = [];
+    const result = await new GraphWorkflow({ nodes: byName, maxWorkers: 1 }).run('go', {
+      budget: { maxCalls: 1 },
+      onEvent: (e) => e.type === 'agent.start' && started.push(String(e.agent)),
+    });
+
+    // b was started and refused; c, ready all along, is never started.
+    expect(started).toEqual(['a', 'b']);
+    expect(Object.values(result.nodes).map((n) => n.status)).toEqual(['done', 'skipped', 'skipped']);
+    expect(result).toMatchObject({ output: 'a says: go', interrupted: true });
+  });
+
+  it('starts no node after an abort', async () => {
+    const gate = new Gate();
+    const { byName } = team(['a', 'b'], { a: () => gate.wait().then(() => 'late') });
+    const started: string[] = [];
+    const controller = new AbortController();
+    const running = new GraphWorkflow({ nodes: byName, maxWorkers: 1 }).run('go', {
+      signal: controller.signal,
+      onEvent: (e) => e.type === 'agent.start' && started.push(String(e.agent)),
+    });
+    await gate.until(1);
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(AbortError);
+    expect(started).toEqual(['a']);
+  });
+
+  it("emits graph.node with each node's outcome as it happens", async () => {
+    const gate = new Gate();
+    const { byName } = team(['a', 'b', 'c'], {
+      a: () => {
+        throw new Error('a is down');
+      },
+      c: () => gate.wait().then(() => 'c'),
+    });
+    const outcomes: unknown[] = [];
+    const running = new GraphWorkflow({ nodes: byName, edges: [['a', 'b']] }).run('go', {
+      onEvent: (e) => e.type === 'graph.node' && outcomes.push([e.node, e.agent, e.status]),
+    });
+    await gate.until(1);
+    await new Promise((r) => setImmediate(r));
+    // While c still runs, a's failure and b's skip are already reported.
+    expect(outcomes).toEqual([
+      ['a', 'a', 'failed'],
+      ['b', 'b', 'skipped'],
+    ]);
+    gate.open();
+    await running;
+    expect(outcomes.at(-1)).toEqual(['c', 'c', 'done']);
   });
 });

@@ -1,6 +1,8 @@
 import {
   BaseTopology,
   budgetStop,
+  concurrencyOption,
+  isAbort,
   type Member,
   type RunContext,
   type RunOptions,
@@ -14,16 +16,16 @@ import {
   failedRecord,
   handOn,
   interruptedBy,
-  isAbort,
   joinOutputs,
   type MemberOutput,
   type MemberRecord,
   runStep,
 } from './member-run.js';
-import { checkTask, nameOption, optionalInteger } from './options.js';
+import { checkTask, nameOption } from './options.js';
 
 /** Options of a GraphWorkflow: members as nodes of a DAG, and the edges between them. */
 export interface GraphWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'graph-workflow'`). */
   name?: string;
   /** Node id to the Agent or Topology at that node; ids name the nodes everywhere in the result. */
   nodes: Record<string, Member>;
@@ -57,8 +59,7 @@ export class GraphWorkflow extends BaseTopology<GraphWorkflowResult> {
     super();
     this.#graph = checkGraph(options?.nodes, options?.edges);
     this.name = nameOption('GraphWorkflow', options.name, 'graph-workflow');
-    this.#maxWorkers =
-      optionalInteger('GraphWorkflow', 'maxWorkers', options.maxWorkers) ?? Number.POSITIVE_INFINITY;
+    this.#maxWorkers = concurrencyOption('GraphWorkflow', 'maxWorkers', options.maxWorkers);
   }
 
   /** Runs the graph on `task`. */

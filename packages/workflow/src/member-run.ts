@@ -1,6 +1,8 @@
 import {
   budgetStop,
   errorMessage,
+  isAbort,
+  isTopology,
   type Member,
   type Message,
   mapSettled,
@@ -67,23 +69,61 @@ export function joinOutputs(outputs: readonly MemberOutput[]): string {
 }
 
 /**
- * Runs one member in the run. A nested topology that stopped on the run's budget still answers; its
- * budget stop is reported so the workflow stops and marks itself interrupted too.
+ * Runs one member in the run. A topology reads its input as text, where an `assistant` turn would
+ * be headed "[assistant]": its own earlier outputs go to it under its name instead. A nested
+ * topology that stopped on the run's budget still answers; its budget stop is reported so the
+ * workflow stops and marks itself interrupted too.
  */
 export async function runStep(
   member: Member,
   input: string | Message[],
   context: RunContext,
 ): Promise<StepOutcome> {
-  const { output, result } = await runMember(member, input, context);
+  const given =
+    isTopology(member) && typeof input !== 'string'
+      ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, m.content) : m))
+      : input;
+  const { output, result } = await runMember(member, given, context);
   const reason =
     'interrupted' in result && result.interrupted ? budgetReason(result.interruptionReason) : undefined;
   return reason ? { output, interruption: reason } : { output };
 }
 
-/** True when `error` is an abort: it is rethrown, never recorded as a member's failure. */
-export function isAbort(error: unknown): boolean {
-  return SwarmError.isInstance(error) && error.code === 'ABORTED';
+/** What one turn of a sequence produced, and the budget stop of a nested topology that still answered. */
+export interface TurnOutcome<T> {
+  value: T;
+  interruption?: BudgetReason;
+}
+
+/** The turns a sequence completed, and the budget stop that ended it early, if any. */
+export interface SequenceOutcome<T> {
+  done: T[];
+  interruption?: BudgetReason;
+}
+
+/**
+ * Runs `count` turns one after another, each given what the turns before it produced. A budget
+ * stop ends the sequence with the turns done so far (a turn the budget refused is not among them);
+ * when not even the first turn answered, the budget error is rethrown. Any other error is rethrown.
+ */
+export async function runInTurn<T>(
+  count: number,
+  turn: (index: number, done: readonly T[]) => Promise<TurnOutcome<T>>,
+): Promise<SequenceOutcome<T>> {
+  const done: T[] = [];
+  for (let index = 0; index < count; index++) {
+    let interruption: BudgetReason | undefined;
+    try {
+      const outcome = await turn(index, done);
+      done.push(outcome.value);
+      interruption = outcome.interruption;
+    } catch (error) {
+      interruption = budgetStop(error);
+      if (!interruption || done.length === 0) throw error;
+    }
+    if (interruption) return { done, interruption };
+  }
+  return { done };
 }
 
 /** One member's job in a settled batch: who runs, under which name, on what input. */
@@ -110,7 +150,7 @@ export interface SettledBatch {
 export async function runSettled(
   jobs: readonly MemberJob[],
   context: RunContext,
-  concurrency?: number,
+  concurrency = Number.POSITIVE_INFINITY,
 ): Promise<SettledBatch> {
   const settled = await mapSettled(jobs, (job) => runStep(job.member, job.input, context), {
     concurrency,
@@ -144,6 +184,16 @@ export async function runSettled(
 export function failedRecord(agent: string, error: unknown): MemberRecord {
   const code = SwarmError.isInstance(error) ? error.code : undefined;
   return { agent, status: 'failed', error: errorMessage(error), ...(code && { code }) };
+}
+
+/**
+ * The outputs of a batch's members that answered, in input order. With none, there is nothing to
+ * answer from: the batch's first error (in input order) is thrown.
+ */
+export function batchAnswers(batch: SettledBatch): MemberOutput[] {
+  const answers = doneOutputs(batch.records);
+  if (answers.length === 0) throw batch.errors.find((e) => e !== undefined);
+  return answers;
 }
 
 /** The outputs of the members that answered, in input order. */

@@ -1,14 +1,5 @@
 import { ConfigError } from '@swarm/core';
 
-/** Checks an optional integer option (`maxWorkers`, `rounds`): undefined, or an integer >= `min`. */
-export function optionalInteger(owner: string, option: string, value: unknown, min = 1): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new ConfigError(`${owner}: ${option} must be an integer >= ${min} (got ${String(value)}).`);
-  }
-  return value;
-}
-
 /** Checks a run's task: a string. */
 export function checkTask(owner: string, task: unknown): string {
   if (typeof task !== 'string') {

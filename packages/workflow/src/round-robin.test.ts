@@ -1,6 +1,7 @@
 import { BudgetExceededError, ConfigError } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
+import { ConcurrentWorkflow } from './concurrent-workflow.js';
 import { RoundRobin } from './round-robin.js';
 import { SequentialWorkflow } from './sequential-workflow.js';
 import { callsOf, team } from './test-support.js';
@@ -83,5 +84,27 @@ describe('RoundRobin', () => {
     const { agents } = team(['alice', 'bob']);
     expect(() => new RoundRobin({ agents, rounds: 0 })).toThrow(/rounds must be an integer >= 1/);
     expect(() => new RoundRobin({ agents: [agents[0]!] })).toThrow(ConfigError);
+  });
+
+  it('ends the discussion after a nested topology that answered from part of its work because of the budget', async () => {
+    const { model, byName } = team(['alice', 'bob', 'carol']);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.bob!, byName.carol!] });
+    const result = await new RoundRobin({ agents: [byName.alice!, panel], rounds: 2 }).run('go', {
+      budget: { maxCalls: 2 },
+    });
+
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls' });
+    expect(result.turns.map((t) => `${t.round}:${t.agent}`)).toEqual(['1:alice', '1:panel']);
+    expect(result.output).toBe(result.turns[1]!.output);
+    expect(callsOf(model, 'alice')).toHaveLength(1);
+  });
+  it("shows a topology member its own earlier turns under its name, not as an 'assistant'", async () => {
+    const { model, byName } = team(['alice', 'bob', 'carol'], { alice: 'hi', carol: 'hey' });
+    const pair = new SequentialWorkflow({ name: 'pair', agents: [byName.bob!, byName.carol!] });
+    await new RoundRobin({ agents: [byName.alice!, pair], rounds: 2 }).run('Greet.');
+
+    expect(callsOf(model, 'bob')[1]!.messages).toEqual([
+      { role: 'user', content: '[user]\nGreet.\n\n[alice]\nhi\n\n[pair]\nhey\n\n[alice]\nhi' },
+    ]);
   });
 });

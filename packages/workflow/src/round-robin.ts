@@ -1,19 +1,18 @@
 import {
   BaseTopology,
-  budgetStop,
+  integerOption,
   type Member,
-  type Message,
-  memberTurn,
   type RunOptions,
   runTopology,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { type BudgetReason, interruptedBy, runStep, taskTurn } from './member-run.js';
-import { checkTask, nameOption, optionalInteger } from './options.js';
+import { handOn, interruptedBy, runInTurn, runStep } from './member-run.js';
+import { checkTask, nameOption } from './options.js';
 
 /** Options of a RoundRobin. */
 export interface RoundRobinOptions {
+  /** Its name in traces and as another topology's member (default `'round-robin'`). */
   name?: string;
   /** At least two agents or topologies, taking turns in this order. */
   agents: Member[];
@@ -49,7 +48,7 @@ export class RoundRobin extends BaseTopology<RoundRobinResult> {
     // With one member its own turn would close the thread, which some providers read as a prefill.
     this.#agents = validateMembers(options?.agents, 'RoundRobin', { min: 2 });
     this.name = nameOption('RoundRobin', options.name, 'round-robin');
-    this.#rounds = optionalInteger('RoundRobin', 'rounds', options.rounds) ?? 1;
+    this.#rounds = integerOption('RoundRobin', 'rounds', options.rounds, 1, 1);
   }
 
   /** Runs `rounds` rounds of turns on `task`. */
@@ -57,35 +56,19 @@ export class RoundRobin extends BaseTopology<RoundRobinResult> {
     checkTask('RoundRobin', task);
     const agents = this.#agents.map((a) => a.name);
     return runTopology(this, { task, agents, rounds: this.#rounds }, options, async (context) => {
-      const turns: RoundRobinTurn[] = [];
-      let interruption: BudgetReason | undefined;
-      rounds: for (let round = 1; round <= this.#rounds; round++) {
-        for (const member of this.#agents) {
-          try {
-            const step = await runStep(member, thread(task, turns, member.name), context);
-            turns.push({ round, agent: member.name, output: step.output });
-            interruption = step.interruption;
-          } catch (error) {
-            // The budget ends the discussion; the last turn taken is the answer.
-            interruption = budgetStop(error);
-            if (!interruption || turns.length === 0) throw error;
-          }
-          if (interruption) break rounds;
-        }
-      }
+      const members = this.#agents;
+      // The budget ends the discussion; the last turn taken is the answer.
+      const { done: turns, interruption } = await runInTurn<RoundRobinTurn>(
+        this.#rounds * members.length,
+        async (i, before) => {
+          const member = members[i % members.length]!;
+          // With two members or more, the thread never ends with the member's own turn.
+          const step = await runStep(member, handOn(task, before, member.name), context);
+          const turn = { round: Math.floor(i / members.length) + 1, agent: member.name, output: step.output };
+          return { value: turn, interruption: step.interruption };
+        },
+      );
       return { output: turns.at(-1)!.output, turns, ...interruptedBy(interruption) };
     });
   }
-}
-
-/** The thread as `agent` sees it: the task, its own turns as `assistant`, the others' as named turns. */
-export function thread(task: string, turns: readonly RoundRobinTurn[], agent: string): string | Message[] {
-  if (turns.length === 0) return task;
-  return [
-    taskTurn(task),
-    ...turns.map(
-      (t): Message =>
-        t.agent === agent ? { role: 'assistant', content: t.output } : memberTurn(t.agent, t.output),
-    ),
-  ];
 }

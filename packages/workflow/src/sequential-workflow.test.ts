@@ -119,4 +119,32 @@ describe('SequentialWorkflow', () => {
     expect(() => new SequentialWorkflow({ agents: [agents[0]!, agents[0]!] })).toThrow(/named "a"/);
     expect(() => new SequentialWorkflow({ agents, name: '' })).toThrow(/name must be/);
   });
+
+  it('stops after a nested topology that answered from part of its work because of the budget', async () => {
+    const { model, byName } = team(['a', 'b', 'c']);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.a!, byName.b!] });
+    // The pipeline is never refused a call itself: only the nested panel knows it was cut short.
+    const result = await new SequentialWorkflow({ agents: [panel, byName.c!] }).run('go', {
+      budget: { maxCalls: 1 },
+    });
+
+    expect(result).toMatchObject({
+      output: 'a says: go',
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+    });
+    expect(result.steps).toEqual([{ agent: 'panel', output: 'a says: go' }]);
+    expect(callsOf(model, 'c')).toHaveLength(0);
+  });
+  it("reports a nested topology's token budget stop as budget:tokens", async () => {
+    const { byName } = team(['a', 'b', 'c']);
+    const panel = new ConcurrentWorkflow({ name: 'panel', agents: [byName.a!, byName.b!], maxWorkers: 1 });
+    // Each scripted call uses 15 tokens: the panel's second member is refused.
+    const result = await new SequentialWorkflow({ agents: [panel, byName.c!] }).run('go', {
+      budget: { maxTokens: 15 },
+    });
+
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:tokens' });
+    expect(result.steps.map((s) => s.agent)).toEqual(['panel']);
+  });
 });

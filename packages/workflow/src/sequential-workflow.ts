@@ -1,17 +1,17 @@
 import {
   BaseTopology,
-  budgetStop,
   type Member,
   type RunOptions,
   runTopology,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { type BudgetReason, handOn, interruptedBy, type MemberOutput, runStep } from './member-run.js';
+import { handOn, interruptedBy, type MemberOutput, runInTurn, runStep } from './member-run.js';
 import { checkTask, nameOption } from './options.js';
 
 /** Options of a SequentialWorkflow: the members, in the order they work. */
 export interface SequentialWorkflowOptions {
+  /** Its name in traces and as another topology's member (default `'sequential-workflow'`). */
   name?: string;
   /** Agents or topologies; each works on the task after the one before it. */
   agents: Member[];
@@ -43,20 +43,15 @@ export class SequentialWorkflow extends BaseTopology<SequentialWorkflowResult> {
     checkTask('SequentialWorkflow', task);
     const agents = this.#agents.map((a) => a.name);
     return runTopology(this, { task, agents }, options, async (context) => {
-      const steps: MemberOutput[] = [];
-      let interruption: BudgetReason | undefined;
-      for (const member of this.#agents) {
-        try {
-          const step = await runStep(member, handOn(task, steps.slice(-1)), context);
-          steps.push({ agent: member.name, output: step.output });
-          interruption = step.interruption;
-        } catch (error) {
-          // The budget stops the pipeline; the last member that answered gives the answer.
-          interruption = budgetStop(error);
-          if (!interruption || steps.length === 0) throw error;
-        }
-        if (interruption) break;
-      }
+      // The budget stops the pipeline; the last member that answered gives the answer.
+      const { done: steps, interruption } = await runInTurn<MemberOutput>(
+        this.#agents.length,
+        async (i, before) => {
+          const member = this.#agents[i]!;
+          const step = await runStep(member, handOn(task, before.slice(-1)), context);
+          return { value: { agent: member.name, output: step.output }, interruption: step.interruption };
+        },
+      );
       return { output: steps.at(-1)!.output, steps, ...interruptedBy(interruption) };
     });
   }
