@@ -99,7 +99,7 @@ describe('the budget case from the composition issue', () => {
     expect(lead.calls.length + expert.calls.length).toBe(2);
 
     const unlimited = new ScriptedModel([
-      toolCall('ask_finance', { task: 'taxes' }),
+      toolCall('ask_finance', { task: 'How do I file corporate taxes?' }),
       reply('Use form 1120.'),
     ]);
     const expert2 = new ScriptedModel([
