@@ -2,6 +2,7 @@ import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GroupChat } from './group-chat.js';
+import { groupChatDescriptor } from './group-chat-descriptor.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
 import { forced, scripted, shown } from './test-helpers.js';
 
@@ -188,12 +189,12 @@ describe('GroupChat', () => {
 
   it('leans the bid prompt as promptBias says, naming the threshold', async () => {
     const ada = bidder('ada', []);
-    await new GroupChat({ agents: [ada.agent], threshold: 0.4 }).run(task);
+    await new GroupChat({ agents: [ada.agent, bidder('bob', []).agent], threshold: 0.4 }).run(task);
     expect(ada.model.calls[0]?.system).toMatch(
       /above 0\.4.*do not let it end while the task is not fully resolved/s,
     );
     const shy = bidder('ada', []);
-    await new GroupChat({ agents: [shy.agent], promptBias: 'reserved' }).run(task);
+    await new GroupChat({ agents: [shy.agent, bidder('bob', []).agent], promptBias: 'reserved' }).run(task);
     expect(shy.model.calls[0]?.system).toContain('otherwise bid 0');
   });
 
@@ -220,12 +221,18 @@ describe('GroupChat', () => {
 
   it('refuses a Topology bidder and bad numbers with a ConfigError', () => {
     const ada = bidder('ada', []).agent;
+    const pair = [ada, bidder('bob', []).agent];
     const moa = new MixtureOfAgents({ name: 'moa', agents: [ada], aggregator: ada });
     expect(() => new GroupChat({ agents: [ada, moa] })).toThrow(/agents\[1\] "moa" is a Topology/);
-    expect(() => new GroupChat({ agents: [ada], threshold: 1.5 })).toThrow(
+    expect(() => new GroupChat({ agents: pair, threshold: 1.5 })).toThrow(
       /threshold must be a number between 0 and 1/,
     );
-    expect(() => new GroupChat({ agents: [ada], maxMessages: 0 })).toThrow(ConfigError);
-    expect(() => new GroupChat({ agents: [ada], bidding: 'loud' as never })).toThrow(/'full', 'intent'/);
+    expect(() => new GroupChat({ agents: pair, maxMessages: 0 })).toThrow(ConfigError);
+    expect(() => new GroupChat({ agents: pair, bidding: 'loud' as never })).toThrow(/'full', 'intent'/);
+  });
+
+  it('refuses a chat of one: bidding needs at least two agents, as its descriptor says', () => {
+    expect(() => new GroupChat({ agents: [bidder('ada', []).agent] })).toThrow(/at least 2/);
+    expect(groupChatDescriptor.minAgents).toBe(2);
   });
 });

@@ -46,7 +46,7 @@ export type PromptBias = 'engage' | 'neutral' | 'reserved';
 /** Options of a GroupChat. */
 export interface GroupChatOptions {
   name?: string;
-  /** The participants; Agents only (a bid is a forced function call). */
+  /** The participants, at least two; Agents only (a bid is a forced function call). */
   agents: Member[];
   /** A bid must be strictly above this (after the recency penalty) to speak (default 0.5). */
   threshold?: number;
@@ -118,7 +118,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
     super();
     const owner = 'GroupChat';
     this.name = options.name ?? 'group-chat';
-    this.agents = validateMembers(options.agents, owner, { option: 'agents', min: 1 }).map((m, i) =>
+    this.agents = validateMembers(options.agents, owner, { option: 'agents', min: 2 }).map((m, i) =>
       requireAgent(owner, `agents[${i}]`, m, 'a bidder must call respond({ score, message })'),
     );
     this.threshold = numberOption(owner, 'threshold', options.threshold, 0.5, 0, 1);
