@@ -111,6 +111,36 @@ describe('DebateWithJudge', () => {
       interrupted: true,
       interruptionReason: 'budget:calls',
     });
+    // Round 2 got pro's argument before the budget ran out: it is kept, and says what was not reached.
+    expect(result.rounds).toHaveLength(2);
+    expect(result.rounds[1]).toEqual({
+      pro: { agent: 'pro', output: 'pro argument 2' },
+      con: { agent: 'con', error: expect.stringMatching(/^not reached: .*budget/i) },
+      verdict: { error: expect.stringMatching(/^not reached: /) },
+    });
+  });
+
+  it('keeps both arguments of a round whose verdict the budget stopped', async () => {
+    const result = await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judgeOf([verdict({ synthesis: 'Round one says hybrid.' })]).agent,
+    }).run(proposition, { budget: { maxCalls: 5 } });
+    expect(result).toMatchObject({ output: 'Round one says hybrid.', endedBy: 'budget', interrupted: true });
+    expect(result.rounds[1]).toEqual({
+      pro: { agent: 'pro', output: 'pro argument 2' },
+      con: { agent: 'con', output: 'con argument 2' },
+      verdict: { error: expect.stringMatching(/^not reached: /) },
+    });
+  });
+
+  it('records no round when the budget stops it before pro speaks', async () => {
+    const result = await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judgeOf([verdict({ synthesis: 'Round one says hybrid.' })]).agent,
+    }).run(proposition, { budget: { maxCalls: 3 } });
+    expect(result).toMatchObject({ output: 'Round one says hybrid.', endedBy: 'budget', interrupted: true });
     expect(result.rounds).toHaveLength(1);
   });
 
