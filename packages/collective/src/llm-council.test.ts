@@ -3,7 +3,7 @@ import { Gate, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { LLMCouncil } from './llm-council.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, scripted, shown } from './test-helpers.js';
+import { forced, offeredIds, scripted, shown } from './test-helpers.js';
 
 const task = 'Why is the sky blue?';
 
@@ -65,6 +65,34 @@ describe('LLMCouncil', () => {
     ).toMatchObject({
       properties: { ranking: { items: { enum: ['B', 'C'] } } },
     });
+  });
+
+  it('shows each ranker the others in cyclic order after itself, so each answer leads once', async () => {
+    const shownOrder = new Map<string, string[]>();
+    const members = ['ada', 'bob', 'cy', 'dee'].map((name) =>
+      member(name, `${name}'s answer`, (ids) => {
+        shownOrder.set(name, ids);
+        return ids;
+      }),
+    );
+    await new LLMCouncil({
+      members: members.map((m) => m.agent),
+      chairman: scripted('chair', () => 'x').agent,
+    }).run(task);
+    expect(Object.fromEntries(shownOrder)).toEqual({
+      ada: ['B', 'C', 'D'],
+      bob: ['C', 'D', 'A'],
+      cy: ['D', 'A', 'B'],
+      dee: ['A', 'B', 'C'],
+    });
+    // The schema offers the ids in the order shown, and the description lists them so.
+    const bobRank = members[1]!.model.calls.find((c) => typeof c.toolChoice === 'object');
+    expect(offeredIds(bobRank!)).toEqual(['C', 'D', 'A']);
+    // Every answer appears at every position exactly once over the four rankers.
+    for (let position = 0; position < 3; position++) {
+      const atPosition = [...shownOrder.values()].map((ids) => ids[position]);
+      expect(new Set(atPosition).size).toBe(4);
+    }
   });
 
   it('aggregates by mean rank and gives the chairman the aggregate ranking by anonymous id only', async () => {

@@ -147,7 +147,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
 
   // Returns undefined when there are fewer than two others' answers to rank (no information).
   async #rank(ranker: Agent, task: string, answers: CouncilAnswer[], context: RunContext) {
-    const others = answers.filter((a) => a.member !== ranker.name);
+    const others = this.#shownTo(ranker, answers);
     if (others.length < 2) return undefined;
     const ids = others.map((a) => a.id) as [string, ...string[]];
     const schema = z
@@ -168,6 +168,17 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       maxRepairs: this.#maxRepairs,
     });
     return object.ranking;
+  }
+
+  // The others' answers in the order this ranker sees them: cyclic member order starting just
+  // after the ranker itself. Deterministic, and in a full council each answer is shown at each
+  // position exactly once over all rankers, so no answer gains from always being listed first.
+  #shownTo(ranker: Agent, answers: CouncilAnswer[]): CouncilAnswer[] {
+    const count = this.members.length;
+    const indexOf = (name: string) => this.members.findIndex((m) => memberName(m) === name);
+    const start = indexOf(ranker.name) + 1;
+    const distance = (a: CouncilAnswer) => (indexOf(a.member) - start + count) % count;
+    return answers.filter((a) => a.member !== ranker.name).sort((a, b) => distance(a) - distance(b));
   }
 }
 
