@@ -3,7 +3,9 @@ import {
   BaseTopology,
   type BudgetExceededError,
   ConfigError,
+  concurrencyOption,
   errorMessage,
+  integerOption,
   type Member,
   type ModelLike,
   mapSettled,
@@ -18,7 +20,7 @@ import {
 import { z } from 'zod';
 import { type Dimension, resolveDimensions } from './dimensions.js';
 import { type BudgetReason, budgetStopIn, noAnswer, orBudgetStop } from './member-outcomes.js';
-import { integerOption, requireAgent, requireMember } from './options.js';
+import { requireAgent, requireMember } from './options.js';
 
 /** What each judge returns for its dimension (a forced, validated function call). */
 export const judgeSchema = z.object({
@@ -110,7 +112,7 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
             model: options.model ?? this.judges[0]!.model,
           })
         : requireMember(owner, 'aggregator', options.aggregator);
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.dimensions.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 

@@ -5,6 +5,8 @@ import {
   budgetStop,
   Conversation,
   errorMessage,
+  integerOption,
+  isAbort,
   type Member,
   type Message,
   memberName,
@@ -19,12 +21,11 @@ import { z } from 'zod';
 import {
   type BudgetReason,
   failure,
-  isAbort,
   type MemberAnswer,
   type MemberFailure,
   noAnswer,
 } from './member-outcomes.js';
-import { integerOption, requireAgent } from './options.js';
+import { requireAgent } from './options.js';
 
 /** The judge's verdict after each round (a forced, validated function call). */
 export const verdictSchema = z.object({

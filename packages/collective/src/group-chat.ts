@@ -5,10 +5,14 @@ import {
   budgetStop,
   ConfigError,
   Conversation,
+  concurrencyOption,
   errorMessage,
+  integerOption,
+  isAbort,
   type Member,
   type Message,
   mapSettled,
+  numberOption,
   type RunContext,
   type RunOptions,
   runTopology,
@@ -18,8 +22,8 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
-import { type BudgetReason, budgetStopIn, isAbort } from './member-outcomes.js';
-import { integerOption, numberOption, requireAgent } from './options.js';
+import { type BudgetReason, budgetStopIn } from './member-outcomes.js';
+import { requireAgent } from './options.js';
 
 /** The full bid: how much the agent wants the floor, and the message it would post. */
 export const respondSchema = z.object({
@@ -133,7 +137,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
       ['engage', 'neutral', 'reserved'],
       'engage',
     );
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.agents.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 

@@ -2,7 +2,9 @@ import {
   type Agent,
   BaseTopology,
   type BudgetExceededError,
+  concurrencyOption,
   errorMessage,
+  integerOption,
   isTopology,
   type Member,
   mapSettled,
@@ -16,7 +18,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { type BudgetReason, budgetStopIn, noAnswer, orBudgetStop } from './member-outcomes.js';
-import { integerOption, requireMember } from './options.js';
+import { requireMember } from './options.js';
 import { type AggregateRank, anonymousIds, meanRank, type Ranking } from './rank-aggregation.js';
 
 /** A member's answer and the anonymous id the other members and the chairman know it by. */
@@ -77,7 +79,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
     this.name = options.name ?? 'llm-council';
     this.members = validateMembers(options.members, owner, { option: 'members', min: 3 });
     this.chairman = requireMember(owner, 'chairman', options.chairman);
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.members.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 

@@ -3,6 +3,8 @@ import {
   BaseTopology,
   type BudgetExceededError,
   ConfigError,
+  concurrencyOption,
+  integerOption,
   isTopology,
   type Member,
   type Message,
@@ -25,7 +27,7 @@ import {
   noAnswer,
   orBudgetStop,
 } from './member-outcomes.js';
-import { integerOption, requireMember } from './options.js';
+import { requireMember } from './options.js';
 import { normalizeAnswer, type TallyEntry, tallyVotes, type Vote } from './tally.js';
 
 /** The vote every Agent voter casts (a forced, validated function call). */
@@ -93,7 +95,7 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
       throw new ConfigError(`${owner}: normalize must be a function (answer: string) => string.`);
     }
     this.#normalize = options.normalize ?? normalizeAnswer;
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.agents.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 

@@ -1,4 +1,11 @@
-import { type BudgetExceededError, budgetStop, errorMessage, type Settled, SwarmError } from '@swarm/core';
+import {
+  type BudgetExceededError,
+  budgetStop,
+  errorMessage,
+  isAbort,
+  type Settled,
+  SwarmError,
+} from '@swarm/core';
 
 /** Why a run stopped early for its budget. */
 export type BudgetReason = 'budget:calls' | 'budget:tokens';
@@ -40,11 +47,6 @@ export async function orBudgetStop<T>(
     if (budgetStop(error)) return { stop: error as BudgetExceededError };
     throw error;
   }
-}
-
-/** True for an `AbortError` from any copy of `@swarm/core`. */
-export function isAbort(error: unknown): boolean {
-  return SwarmError.isInstance(error) && error.code === 'ABORTED';
 }
 
 /** The failure record of one member. */

@@ -2,6 +2,8 @@ import {
   BaseTopology,
   type BudgetExceededError,
   Conversation,
+  concurrencyOption,
+  integerOption,
   type Member,
   type Message,
   mapSettled,
@@ -23,7 +25,7 @@ import {
   noAnswer,
   orBudgetStop,
 } from './member-outcomes.js';
-import { integerOption, requireMember } from './options.js';
+import { requireMember } from './options.js';
 
 /** Options of a MixtureOfAgents. */
 export interface MixtureOfAgentsOptions {
@@ -75,7 +77,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
     this.agents = validateMembers(options.agents, owner, { option: 'agents', min: 1 });
     this.aggregator = requireMember(owner, 'aggregator', options.aggregator);
     this.layers = integerOption(owner, 'layers', options.layers, 3, 1);
-    this.maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.agents.length, 1);
+    this.maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
   }
 
   /** Runs the layers, then the aggregator; a failing worker is recorded and the others go on. */
