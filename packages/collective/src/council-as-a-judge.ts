@@ -19,7 +19,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { type Dimension, resolveDimensions } from './dimensions.js';
-import { type BudgetReason, budgetStopIn, noAnswer, orBudgetStop } from './member-outcomes.js';
+import { type BudgetReason, budgetStopIn, interruption, noAnswer, orBudgetStop } from './member-outcomes.js';
 import { requireAgent, requireMember } from './options.js';
 
 /** What each judge returns for its dimension (a forced, validated function call). */
@@ -171,8 +171,7 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
       return {
         output,
         scores,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(stop),
       };
     });
   }

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import {
   type BudgetReason,
   failure,
+  interruption,
   type MemberAnswer,
   type MemberFailure,
   noAnswer,
@@ -157,8 +158,7 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
         verdict,
         rounds,
         endedBy,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(stop),
       };
     });
   }

@@ -22,7 +22,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
-import { type BudgetReason, budgetStopIn } from './member-outcomes.js';
+import { type BudgetReason, budgetStopIn, interruption } from './member-outcomes.js';
 import { requireAgent } from './options.js';
 
 /** The full bid: how much the agent wants the floor, and the message it would post. */
@@ -158,8 +158,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
           messages,
           rounds,
           endedBy,
-          interrupted: stop !== undefined,
-          ...(stop && { interruptionReason: stop.reason }),
+          ...interruption(stop),
         };
       };
 

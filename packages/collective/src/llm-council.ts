@@ -17,7 +17,14 @@ import {
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
-import { type BudgetReason, budgetStopIn, noAnswer, orBudgetStop } from './member-outcomes.js';
+import {
+  type BudgetReason,
+  budgetStopIn,
+  describeFailures,
+  interruption,
+  noAnswer,
+  orBudgetStop,
+} from './member-outcomes.js';
 import { requireMember } from './options.js';
 import { type AggregateRank, anonymousIds, meanRank, type Ranking } from './rank-aggregation.js';
 
@@ -102,9 +109,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       const answers = outputs.map((a, i): CouncilAnswer => ({ ...a, id: ids[i]! }));
       if (answers.length === 0) {
         if (stop) throw stop;
-        throw noAnswer(
-          `LLMCouncil: every member failed to answer (${failures.map((f) => `${f.agent}: ${f.error}`).join('; ')}).`,
-        );
+        throw noAnswer(`LLMCouncil: every member failed to answer (${describeFailures(failures)}).`);
       }
 
       // 2. Rank: each Agent member ranks the answers that are not its own, shown by id only.
@@ -141,8 +146,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
         rankings,
         aggregate,
         failures,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(stop),
       };
     });
   }

@@ -22,7 +22,9 @@ import { z } from 'zod';
 import {
   type BudgetReason,
   budgetStopIn,
+  describeFailures,
   failure,
+  interruption,
   type MemberFailure,
   noAnswer,
   orBudgetStop,
@@ -116,9 +118,7 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
       });
       if (votes.length === 0) {
         if (stop) throw stop;
-        throw noAnswer(
-          `MajorityVoting: every voter failed (${failures.map((f) => `${f.agent}: ${f.error}`).join('; ')}).`,
-        );
+        throw noAnswer(`MajorityVoting: every voter failed (${describeFailures(failures)}).`);
       }
 
       // 2. Count: normalized answers, most votes first, ties broken by the stated rule.
@@ -140,8 +140,7 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
         votes,
         failures,
         tally,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(stop),
       };
     });
   }

@@ -49,6 +49,19 @@ export async function orBudgetStop<T>(
   }
 }
 
+/** The result fields that say whether (and why) a run stopped for its budget. */
+export function interruption(stop: BudgetExceededError | undefined): {
+  interrupted: boolean;
+  interruptionReason?: BudgetReason;
+} {
+  return stop ? { interrupted: true, interruptionReason: stop.reason } : { interrupted: false };
+}
+
+/** Members' failures as one line (`name: error; name: error`), for an error message. */
+export function describeFailures(failures: readonly { agent: string; error: string }[]): string {
+  return failures.map((f) => `${f.agent}: ${f.error}`).join('; ');
+}
+
 /** The failure record of one member. */
 export function failure(agent: string, error: unknown): MemberFailure {
   return { agent, error: errorMessage(error) };

@@ -20,6 +20,7 @@ import {
   type BudgetReason,
   budgetStopIn,
   failure,
+  interruption,
   type MemberAnswer,
   type MemberFailure,
   noAnswer,
@@ -106,7 +107,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
       }
       if (latest.length === 0) {
         if (budget) throw budget;
-        throw noAnswer(`MixtureOfAgents: every worker failed (${describeFailures(layers)}).`);
+        throw noAnswer(`MixtureOfAgents: every worker failed (${describeLayerFailures(layers)}).`);
       }
 
       // 2. Aggregate: the aggregator answers the task from the last answers. After a budget stop
@@ -121,11 +122,10 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
             ),
           );
       if ('stop' in aggregated) {
-        const interruptionReason = aggregated.stop.reason;
-        return { output: latest[0]!.output, layers, conversation, interrupted: true, interruptionReason };
+        return { output: latest[0]!.output, layers, conversation, ...interruption(aggregated.stop) };
       }
       conversation.add('assistant', aggregated.value.output, memberName(this.aggregator));
-      return { output: aggregated.value.output, layers, conversation, interrupted: false };
+      return { output: aggregated.value.output, layers, conversation, ...interruption(undefined) };
     });
   }
 
@@ -163,6 +163,6 @@ function turnsFor(task: string, answers: MemberAnswer[], reader: string, instruc
   ];
 }
 
-function describeFailures(layers: LayerAnswer[][]): string {
+function describeLayerFailures(layers: LayerAnswer[][]): string {
   return (layers[0] ?? []).map((a) => ('error' in a ? `${a.agent}: ${a.error}` : a.agent)).join('; ');
 }
