@@ -6,6 +6,9 @@ import { scripted } from './test-helpers.js';
 
 const task = 'Name the largest planet.';
 
+// Two workers whose n-th answer is "<name> n".
+const adaAndBob = () => ['ada', 'bob'].map((name) => scripted(name, (_r, i) => `${name} ${i + 1}`).agent);
+
 describe('MixtureOfAgents', () => {
   it('runs the workers of a layer at once and keys answers by worker, not by who finished first', async () => {
     const gates = [new Gate(), new Gate(), new Gate()];
@@ -84,10 +87,7 @@ describe('MixtureOfAgents', () => {
   it('has the aggregator answer the task itself from the last layer', async () => {
     const aggregator = scripted('agg', () => 'Jupiter is the largest planet.');
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: aggregator.agent,
       layers: 2,
     });
@@ -106,10 +106,7 @@ describe('MixtureOfAgents', () => {
 
   it('keeps every answer of every layer in the shared conversation', async () => {
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: scripted('agg', () => 'final').agent,
       layers: 2,
     });
@@ -163,10 +160,7 @@ describe('MixtureOfAgents', () => {
   it('answers from the latest layer when the budget stops it before the aggregator', async () => {
     const aggregator = scripted('agg', () => 'never');
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: aggregator.agent,
       layers: 2,
     });
@@ -178,12 +172,9 @@ describe('MixtureOfAgents', () => {
     expect(result.llmCalls).toBe(4);
   });
 
-  it('stops layering at the budget and answers from the last complete answers', async () => {
+  it('stops layering at the budget and answers from the answers the cut layer has', async () => {
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: scripted('agg', () => 'never').agent,
       layers: 3,
     });
