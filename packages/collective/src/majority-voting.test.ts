@@ -50,6 +50,22 @@ describe('MajorityVoting', () => {
     expect(result.winner).toBe('first');
   });
 
+  it('does not count a blank answer as a vote, and records it as a failure', async () => {
+    const voting = new MajorityVoting({
+      agents: [voter('a', ' . ', 1).agent, voter('b', '', 1).agent, voter('c', 'Lyon', 0.2).agent],
+    });
+    const result = await voting.run(task);
+    expect(result.winner).toBe('Lyon');
+    expect(result.tally).toEqual([{ answer: 'Lyon', count: 1, agents: ['c'] }]);
+    expect(result.failures).toEqual([
+      { agent: 'a', error: 'the vote had no answer' },
+      { agent: 'b', error: 'the vote had no answer' },
+    ]);
+    await expect(new MajorityVoting({ agents: [voter('a', '').agent] }).run(task)).rejects.toMatchObject({
+      code: 'NO_ANSWER',
+    });
+  });
+
   it('breaks a tie in count by summed confidence', async () => {
     const voting = new MajorityVoting({
       agents: [voter('a', 'Lyon', 0.3).agent, voter('b', 'Paris', 0.9).agent],

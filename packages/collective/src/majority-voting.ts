@@ -113,8 +113,12 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
       const votes: Vote[] = [];
       const failures: MemberFailure[] = [];
       settled.forEach((outcome, i) => {
-        if (outcome.status === 'fulfilled') votes.push(outcome.value);
-        else failures.push(failure(memberName(this.agents[i]!), outcome.reason));
+        const agent = memberName(this.agents[i]!);
+        if (outcome.status === 'rejected') failures.push(failure(agent, outcome.reason));
+        // A blank answer (after normalizing) is no vote: it would count as an answer of its own.
+        else if (this.#normalize(outcome.value.answer) === '')
+          failures.push({ agent, error: 'the vote had no answer' });
+        else votes.push(outcome.value);
       });
       if (votes.length === 0) {
         if (stop) throw stop;
