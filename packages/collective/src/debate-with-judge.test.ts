@@ -1,4 +1,5 @@
-import { ConfigError, type ModelRequest } from '@swarm/core';
+import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
+import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { DebateWithJudge, type Verdict } from './debate-with-judge.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
@@ -142,6 +143,29 @@ describe('DebateWithJudge', () => {
     }).run(proposition, { budget: { maxCalls: 3 } });
     expect(result).toMatchObject({ output: 'Round one says hybrid.', endedBy: 'budget', interrupted: true });
     expect(result.rounds).toHaveLength(1);
+  });
+
+  it('rejects with AbortError when aborted during an argument, and asks no one else', async () => {
+    const gate = new Gate();
+    const slowPro = scripted('pro', async () => {
+      await gate.wait();
+      return 'late';
+    });
+    const c = con();
+    const judge = judgeOf([]);
+    const controller = new AbortController();
+    const events: SwarmEvent[] = [];
+    const running = new DebateWithJudge({ pro: slowPro.agent, con: c.agent, judge: judge.agent }).run(
+      proposition,
+      { signal: controller.signal, onEvent: (e) => events.push(e) },
+    );
+    await gate.until(1);
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'ABORTED' });
+    gate.open();
+    expect(c.model.calls).toHaveLength(0);
+    expect(judge.model.calls).toHaveLength(0);
+    expect(events.filter((e) => 'agent' in e && (e.agent === 'con' || e.agent === 'judge'))).toEqual([]);
   });
 
   it('takes a Topology as a side but not as the judge', async () => {

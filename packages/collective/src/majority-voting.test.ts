@@ -1,4 +1,4 @@
-import { ConfigError } from '@swarm/core';
+import { ConfigError, type SwarmEvent } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { MajorityVoting } from './majority-voting.js';
@@ -136,7 +136,10 @@ describe('MajorityVoting', () => {
       consensusAgent: consensus.agent,
       maxWorkers: 1,
     });
-    const result = await voting.run(task, { budget: { maxCalls: 2 } });
+    const events: SwarmEvent[] = [];
+    const result = await voting.run(task, { budget: { maxCalls: 2 }, onEvent: (e) => events.push(e) });
+    // The consensus agent is not even started once the budget is spent.
+    expect(events.filter((e) => 'agent' in e && e.agent === 'consensus')).toEqual([]);
     expect(result.votes.map((v) => v.agent)).toEqual(['a', 'b']);
     expect(result.failures).toEqual([{ agent: 'c', error: expect.stringMatching(/budget/) }]);
     expect(result).toMatchObject({ output: 'Paris', interrupted: true, interruptionReason: 'budget:calls' });

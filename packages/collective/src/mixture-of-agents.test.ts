@@ -144,6 +144,29 @@ describe('MixtureOfAgents', () => {
     expect(result.output).toBe('final');
   });
 
+  it('keeps the last layer anyone answered when a whole later layer fails', async () => {
+    const failsLater = (name: string) =>
+      scripted(name, (_r, i) => {
+        if (i > 0) throw new Error(`${name} is down`);
+        return `${name} 1`;
+      }).agent;
+    const aggregator = scripted('agg', () => 'final');
+    const result = await new MixtureOfAgents({
+      agents: [failsLater('ada'), failsLater('bob')],
+      aggregator: aggregator.agent,
+      layers: 2,
+    }).run(task);
+    expect(result.layers[1]).toEqual([
+      { agent: 'ada', error: 'ada is down' },
+      { agent: 'bob', error: 'bob is down' },
+    ]);
+    expect(aggregator.model.lastCall?.messages.slice(1, 3)).toEqual([
+      { role: 'user', name: 'ada', content: 'ada 1' },
+      { role: 'user', name: 'bob', content: 'bob 1' },
+    ]);
+    expect(result.output).toBe('final');
+  });
+
   it('fails with NO_ANSWER when every worker fails', async () => {
     const broken = new Agent({
       name: 'broken',
