@@ -187,6 +187,26 @@ describe('LLMCouncil', () => {
     expect(chair.model.calls).toHaveLength(0);
   });
 
+  it('skips ranking and the chair when the budget runs out while members answer', async () => {
+    const chair = scripted('chair', () => 'never');
+    const result = await new LLMCouncil({
+      members: [member('ada', 'A-text').agent, member('bob', 'B-text').agent, member('cy', 'C-text').agent],
+      chairman: chair.agent,
+      maxWorkers: 1,
+    }).run(task, { budget: { maxCalls: 2 } });
+    expect(result.answers.map((a) => a.output)).toEqual(['A-text', 'B-text']);
+    expect(result.rankings).toEqual([]);
+    expect(result.failures).toEqual([
+      { agent: 'cy', stage: 'answer', error: expect.stringMatching(/budget/) },
+    ]);
+    expect(result.aggregate).toEqual([
+      { id: 'A', score: null, rankedBy: 0 },
+      { id: 'B', score: null, rankedBy: 0 },
+    ]);
+    expect(result).toMatchObject({ output: 'A-text', interrupted: true, interruptionReason: 'budget:calls' });
+    expect(chair.model.calls).toHaveLength(0);
+  });
+
   it('rejects fewer than three members and a missing chairman', () => {
     const a = member('a', '').agent;
     const b = member('b', '').agent;
