@@ -1,21 +1,21 @@
 import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
-import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GroupChat } from './group-chat.js';
 import { groupChatDescriptor } from './group-chat-descriptor.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, scripted, shown } from './test-helpers.js';
+import { forced, reverseFinish, scripted, shown } from './test-helpers.js';
 
 const task = 'Plan a team offsite.';
 type Script = ([number, string] | 'fail')[];
 
 // A bidder whose n-th bid is script[n] (0 with no message once spent); a free-text call (the
 // winner writing its message in intent bidding) gets "<name> writes".
-function bidder(name: string, script: Script, options: { gate?: Gate } = {}) {
+function bidder(name: string, script: Script, options: { hold?: () => Promise<void> } = {}) {
   let n = 0;
   return scripted(name, async (request: ModelRequest) => {
     if (typeof request.toolChoice !== 'object') return `${name} writes`;
-    if (options.gate) await options.gate.wait();
+    // Only the first round's bid is held (later rounds run free).
+    if (options.hold && n === 0) await options.hold();
     const step = script[n++] ?? [0, ''];
     if (step === 'fail') return 'no function call';
     const [score, text] = step;
@@ -26,15 +26,11 @@ function bidder(name: string, script: Script, options: { gate?: Gate } = {}) {
 
 describe('GroupChat', () => {
   it('collects every bid of a round at once, keyed by agent in input order', async () => {
-    const gates = [new Gate(), new Gate()];
-    const ada = bidder('ada', [[0.9, 'ada: a lake']], { gate: gates[0] });
-    const bob = bidder('bob', [[0.2, 'bob: hmm']], { gate: gates[1] });
-    const running = new GroupChat({ agents: [ada.agent, bob.agent] }).run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    gates[1]!.open();
-    await new Promise((r) => setImmediate(r));
-    gates[0]!.open();
-    const result = await running;
+    const order = reverseFinish(2);
+    const ada = bidder('ada', [[0.9, 'ada: a lake']], { hold: () => order.hold(0) });
+    const bob = bidder('bob', [[0.2, 'bob: hmm']], { hold: () => order.hold(1) });
+    const result = await new GroupChat({ agents: [ada.agent, bob.agent] }).run(task);
+    expect(order.finished).toEqual([1, 0]);
     expect(result.rounds[0]?.bids.map((b) => b.agent)).toEqual(['ada', 'bob']);
     expect(result.rounds[0]?.speaker).toBe('ada');
   });

@@ -1,9 +1,9 @@
 import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
-import { Gate, ScriptedModel } from '@swarm/core/testing';
+import { ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { LLMCouncil } from './llm-council.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, offeredIds, scripted, shown } from './test-helpers.js';
+import { forced, offeredIds, reverseFinish, scripted, shown } from './test-helpers.js';
 
 const task = 'Why is the sky blue?';
 
@@ -18,12 +18,12 @@ function member(name: string, answer: string, rank: (ids: string[]) => string[] 
 
 describe('LLMCouncil', () => {
   it('gives answers anonymous ids in member order even when they finish in reverse', async () => {
-    const gates = [new Gate(), new Gate(), new Gate()];
+    const order = reverseFinish(3);
     const members = ['ada', 'bob', 'cy'].map(
       (name, i) =>
         scripted(name, async (request) => {
           if (typeof request.toolChoice === 'object') return forced(request, { ranking: [] });
-          await gates[i]!.wait();
+          await order.hold(i);
           return `${name}'s answer`;
         }).agent,
     );
@@ -32,13 +32,8 @@ describe('LLMCouncil', () => {
       chairman: scripted('chair', () => 'final').agent,
       maxRepairs: 0,
     });
-    const running = council.run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    for (const g of [...gates].reverse()) {
-      g.open();
-      await new Promise((r) => setImmediate(r));
-    }
-    const result = await running;
+    const result = await council.run(task);
+    expect(order.finished).toEqual([2, 1, 0]);
     expect(result.answers).toEqual([
       { member: 'ada', id: 'A', output: "ada's answer" },
       { member: 'bob', id: 'B', output: "bob's answer" },

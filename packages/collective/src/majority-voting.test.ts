@@ -1,9 +1,8 @@
 import { ConfigError, type SwarmEvent } from '@swarm/core';
-import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { MajorityVoting } from './majority-voting.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, scripted } from './test-helpers.js';
+import { forced, reverseFinish, scripted } from './test-helpers.js';
 
 const task = 'What is the capital of France?';
 const voter = (name: string, answer: string, confidence = 0.8) =>
@@ -31,20 +30,16 @@ describe('MajorityVoting', () => {
   });
 
   it('keys votes by voter in input order when they finish in reverse', async () => {
-    const gates = [new Gate(), new Gate()];
+    const order = reverseFinish(2);
     const agents = ['first', 'second'].map(
       (name, i) =>
         scripted(name, async (req) => {
-          await gates[i]!.wait();
+          await order.hold(i);
           return forced(req, { answer: name, confidence: 0.5, reasoning: '' });
         }).agent,
     );
-    const running = new MajorityVoting({ agents }).run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    gates[1]!.open();
-    await new Promise((r) => setImmediate(r));
-    gates[0]!.open();
-    const result = await running;
+    const result = await new MajorityVoting({ agents }).run(task);
+    expect(order.finished).toEqual([1, 0]);
     expect(result.votes.map((v) => v.agent)).toEqual(['first', 'second']);
     // Tied at one vote each and equal confidence: the answer given first in input order wins.
     expect(result.winner).toBe('first');

@@ -2,7 +2,7 @@ import { Agent, ConfigError, ModelError } from '@swarm/core';
 import { Gate, reply, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { scripted } from './test-helpers.js';
+import { reverseFinish, scripted } from './test-helpers.js';
 
 const task = 'Name the largest planet.';
 
@@ -11,24 +11,20 @@ const adaAndBob = () => ['ada', 'bob'].map((name) => scripted(name, (_r, i) => `
 
 describe('MixtureOfAgents', () => {
   it('runs the workers of a layer at once and keys answers by worker, not by who finished first', async () => {
-    const gates = [new Gate(), new Gate(), new Gate()];
+    const order = reverseFinish(3);
     const workers = ['ada', 'bob', 'cy'].map(
       (name, i) =>
         scripted(name, async (_req, call) => {
-          await gates[i]!.wait();
+          await order.hold(i);
           return `${name} answer ${call + 1}`;
         }).agent,
     );
     const aggregator = scripted('judge', () => 'Jupiter').agent;
     const moa = new MixtureOfAgents({ agents: workers, aggregator, layers: 1 });
 
-    const running = moa.run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    // All three are waiting at once: the layer is concurrent. Finish them in reverse order.
-    gates[2]!.open();
-    gates[1]!.open();
-    gates[0]!.open();
-    const result = await running;
+    // All three start before any returns (the layer is concurrent); they finish in reverse order.
+    const result = await moa.run(task);
+    expect(order.finished).toEqual([2, 1, 0]);
 
     expect(result.layers).toEqual([
       [
@@ -41,25 +37,33 @@ describe('MixtureOfAgents', () => {
   });
 
   it('runs at most maxWorkers workers at once', async () => {
-    const gate = new Gate();
+    const gates = [new Gate(), new Gate(), new Gate()];
+    let running = 0;
+    let most = 0;
     const workers = ['ada', 'bob', 'cy'].map(
-      (name) =>
+      (name, i) =>
         scripted(name, async () => {
-          await gate.wait();
+          running += 1;
+          most = Math.max(most, running);
+          await gates[i]!.wait();
+          running -= 1;
           return name;
         }).agent,
     );
-    const running = new MixtureOfAgents({
+    const result = new MixtureOfAgents({
       agents: workers,
       aggregator: scripted('agg', () => 'done').agent,
       layers: 1,
       maxWorkers: 2,
     }).run(task);
-    await gate.until(2);
-    await new Promise((r) => setImmediate(r));
-    expect(gate.waiting).toBe(2);
-    gate.open();
-    expect((await running).output).toBe('done');
+    // ada and bob start together; cy starts only once ada is done (a third at once would make most 3).
+    await Promise.all([gates[0]!.until(1), gates[1]!.until(1)]);
+    gates[0]!.open();
+    await gates[2]!.until(1);
+    expect(gates[1]!.waiting).toBe(1);
+    for (const gate of gates) gate.open();
+    expect((await result).output).toBe('done');
+    expect(most).toBe(2);
   });
 
   it("shows each worker of a later layer the task and only the previous layer's answers as typed turns", async () => {
