@@ -168,6 +168,20 @@ describe('DebateWithJudge', () => {
     expect(events.filter((e) => 'agent' in e && (e.agent === 'con' || e.agent === 'judge'))).toEqual([]);
   });
 
+  it('emits debate.verdict after each judged round, a failed verdict included', async () => {
+    const events: SwarmEvent[] = [];
+    await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judgeOf(['fail', verdict({ converged: true })]).agent,
+      maxRepairs: 0,
+    }).run(proposition, { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'debate.verdict')).toMatchObject([
+      { round: 1, verdict: { error: expect.any(String) } },
+      { round: 2, verdict: verdict({ converged: true }) },
+    ]);
+  });
+
   it('takes a Topology as a side but not as the judge', async () => {
     const team = new MixtureOfAgents({
       name: 'pro-team',

@@ -183,6 +183,29 @@ describe('GroupChat', () => {
     expect(shown(ada.model.calls[1])).toContain('You meant to say: propose a lake');
   });
 
+  it('in intent bidding gives the floor to the next bid when the winner writes nothing, with a warning', async () => {
+    // ada wins round 1 with an intent, then writes a blank message; it bids 0 after that.
+    let bids = 0;
+    const mute = scripted('ada', (request) => {
+      if (typeof request.toolChoice !== 'object') return '  ';
+      bids += 1;
+      return forced(request, bids === 1 ? { score: 0.9, intent: 'a lake' } : { score: 0, intent: '-' });
+    });
+    const bob = bidder('bob', [
+      [0.7, 'hills'],
+      [0, ''],
+    ]);
+    const events: SwarmEvent[] = [];
+    const result = await new GroupChat({ agents: [mute.agent, bob.agent], bidding: 'intent' }).run(task, {
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.messages).toEqual([{ agent: 'bob', content: 'bob writes' }]);
+    expect(result.rounds[0]?.bids[0]?.error).toBe('the message written after winning was empty');
+    expect(events.filter((e) => e.type === 'warning')).toMatchObject([
+      { agent: 'ada', message: 'the message written after winning was empty' },
+    ]);
+  });
+
   it('leans the bid prompt as promptBias says, naming the threshold', async () => {
     const ada = bidder('ada', []);
     await new GroupChat({ agents: [ada.agent, bidder('bob', []).agent], threshold: 0.4 }).run(task);

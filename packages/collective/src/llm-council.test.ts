@@ -1,4 +1,4 @@
-import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
+import { Agent, ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
 import { ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { LLMCouncil } from './llm-council.js';
@@ -200,6 +200,21 @@ describe('LLMCouncil', () => {
     ]);
     expect(result).toMatchObject({ output: 'A-text', interrupted: true, interruptionReason: 'budget:calls' });
     expect(chair.model.calls).toHaveLength(0);
+  });
+
+  it('emits council.aggregate with the aggregate ranking', async () => {
+    const events: SwarmEvent[] = [];
+    const result = await new LLMCouncil({
+      members: [
+        member('ada', 'A-text', () => ['C', 'B']).agent,
+        member('bob', 'B-text', () => ['C', 'A']).agent,
+        member('cyrus', 'C-text', () => ['A', 'B']).agent,
+      ],
+      chairman: scripted('chair', () => 'final').agent,
+    }).run(task, { onEvent: (e) => events.push(e) });
+    const emitted = events.filter((e) => e.type === 'council.aggregate');
+    expect(emitted).toEqual([expect.objectContaining({ aggregate: result.aggregate })]);
+    expect(result.aggregate.map((a) => a.id)).toEqual(['C', 'A', 'B']);
   });
 
   it('rejects fewer than three members and a missing chairman', () => {

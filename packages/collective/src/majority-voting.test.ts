@@ -61,6 +61,16 @@ describe('MajorityVoting', () => {
     });
   });
 
+  it('emits voting.tally with the winner and the tally', async () => {
+    const events: SwarmEvent[] = [];
+    const result = await new MajorityVoting({
+      agents: [voter('a', 'Paris').agent, voter('b', 'Lyon').agent, voter('c', 'Paris').agent],
+    }).run(task, { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'voting.tally')).toEqual([
+      expect.objectContaining({ type: 'voting.tally', winner: 'Paris', tally: result.tally }),
+    ]);
+  });
+
   it('breaks a tie in count by summed confidence', async () => {
     const voting = new MajorityVoting({
       agents: [voter('a', 'Lyon', 0.3).agent, voter('b', 'Paris', 0.9).agent],

@@ -1,4 +1,4 @@
-import { Agent, ConfigError, ModelError } from '@swarm/core';
+import { Agent, ConfigError, ModelError, type SwarmEvent } from '@swarm/core';
 import { Gate, reply, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { MixtureOfAgents } from './mixture-of-agents.js';
@@ -169,6 +169,23 @@ describe('MixtureOfAgents', () => {
       { role: 'user', name: 'bob', content: 'bob 1' },
     ]);
     expect(result.output).toBe('final');
+  });
+
+  it('emits moa.layer with the counts of each layer', async () => {
+    const events: SwarmEvent[] = [];
+    const flaky = scripted('flaky', (_r, i) => {
+      if (i > 0) throw new Error('down');
+      return 'flaky 1';
+    }).agent;
+    await new MixtureOfAgents({
+      agents: [flaky, scripted('bob', () => 'bob').agent],
+      aggregator: scripted('agg', () => 'final').agent,
+      layers: 2,
+    }).run(task, { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'moa.layer')).toMatchObject([
+      { layer: 1, answered: 2, failed: 0 },
+      { layer: 2, answered: 1, failed: 1 },
+    ]);
   });
 
   it('fails with NO_ANSWER when every worker fails', async () => {
