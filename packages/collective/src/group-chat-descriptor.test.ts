@@ -58,6 +58,7 @@ describe('groupChatDescriptor', () => {
 
   it('validates its config', () => {
     expect(groupChatConfigSchema.safeParse({ threshold: 2 }).success).toBe(false);
+    expect(groupChatConfigSchema.safeParse({ threshold: 1 }).success).toBe(false);
     expect(groupChatConfigSchema.safeParse({ bidding: 'intent', promptBias: 'reserved' }).success).toBe(true);
   });
 });

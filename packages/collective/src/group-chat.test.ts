@@ -246,6 +246,7 @@ describe('GroupChat', () => {
     expect(() => new GroupChat({ agents: pair, threshold: 1.5 })).toThrow(
       /threshold must be a number between 0 and 1/,
     );
+    expect(() => new GroupChat({ agents: pair, threshold: 1 })).toThrow(/threshold must be below 1/);
     expect(() => new GroupChat({ agents: pair, maxMessages: 0 })).toThrow(ConfigError);
     expect(() => new GroupChat({ agents: pair, bidding: 'loud' as never })).toThrow(/'full', 'intent'/);
   });

@@ -52,7 +52,7 @@ export interface GroupChatOptions {
   name?: string;
   /** The participants, at least two; Agents only (a bid is a forced function call). */
   agents: Member[];
-  /** A bid must be strictly above this (after the recency penalty) to speak (default 0.5). */
+  /** A bid must be strictly above this (after the recency penalty) to speak: 0 to below 1 (default 0.5). */
   threshold?: number;
   /** Taken off the score of an agent among the last `recencyWindow` speakers (default 0.3). */
   recencyPenalty?: number;
@@ -126,6 +126,10 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
       requireAgent(owner, `agents[${i}]`, m, 'a bidder must call respond({ score, message })'),
     );
     this.threshold = numberOption(owner, 'threshold', options.threshold, 0.5, 0, 1);
+    // A bid must be strictly above the threshold and scores stop at 1: at 1 nobody could ever speak.
+    if (this.threshold === 1) {
+      throw new ConfigError(`${owner}: threshold must be below 1 (got 1): no bid can be above it.`);
+    }
     this.recencyPenalty = numberOption(owner, 'recencyPenalty', options.recencyPenalty, 0.3, 0, 1);
     this.recencyWindow = integerOption(owner, 'recencyWindow', options.recencyWindow, 2, 0);
     this.maxMessages = integerOption(owner, 'maxMessages', options.maxMessages, 12, 1);
