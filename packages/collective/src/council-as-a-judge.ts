@@ -1,7 +1,6 @@
 import {
   Agent,
   BaseTopology,
-  type BudgetExceededError,
   ConfigError,
   concurrencyOption,
   errorMessage,
@@ -19,7 +18,13 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { type Dimension, resolveDimensions } from './dimensions.js';
-import { type BudgetReason, budgetStopIn, interruption, noAnswer, orBudgetStop } from './member-outcomes.js';
+import {
+  type BudgetReason,
+  budgetStopIn,
+  interruption,
+  noAnswer,
+  writeUnlessStopped,
+} from './member-outcomes.js';
 import { requireAgent, requireMember } from './options.js';
 
 /** What each judge returns for its dimension (a forced, validated function call). */
@@ -143,7 +148,7 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
           signal: context.signal,
         },
       );
-      let stop: BudgetExceededError | undefined = budgetStopIn(settled);
+      const stop = budgetStopIn(settled);
       const scores: Record<string, DimensionScore> = {};
       settled.forEach((outcome, i) => {
         scores[this.dimensions[i]!.name] =
@@ -156,22 +161,17 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
       }
 
       // 2. Report: the aggregator writes it; after a budget stop, the scores are the report.
-      let output = listScores(scores);
-      if (!stop) {
-        const report = await orBudgetStop(() =>
-          runMember(
-            this.aggregator,
-            `${exchange}\n\nThe council's scores (0-10):\n${listScores(scores)}`,
-            context,
-          ),
-        );
-        if ('stop' in report) stop = report.stop;
-        else output = report.value.output;
-      }
+      const report = await writeUnlessStopped(stop, listScores(scores), () =>
+        runMember(
+          this.aggregator,
+          `${exchange}\n\nThe council's scores (0-10):\n${listScores(scores)}`,
+          context,
+        ),
+      );
       return {
-        output,
+        output: report.output,
         scores,
-        ...interruption(stop),
+        ...interruption(report.stop),
       };
     });
   }

@@ -23,7 +23,7 @@ import {
   describeFailures,
   interruption,
   noAnswer,
-  orBudgetStop,
+  writeUnlessStopped,
 } from './member-outcomes.js';
 import { requireMember } from './options.js';
 import { type AggregateRank, anonymousIds, meanRank, type Ranking } from './rank-aggregation.js';
@@ -132,21 +132,16 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       const best = answers.find((a) => a.id === aggregate[0]!.id)!;
 
       // 4. Chair: the chairman writes the final answer from anonymous answers and the ranking.
-      let output = best.output;
-      if (!stop) {
-        const written = await orBudgetStop(() =>
-          runMember(this.chairman, chairInput(task, answers, aggregate), context),
-        );
-        if ('stop' in written) stop = written.stop;
-        else output = written.value.output;
-      }
+      const final = await writeUnlessStopped(stop, best.output, () =>
+        runMember(this.chairman, chairInput(task, answers, aggregate), context),
+      );
       return {
-        output,
+        output: final.output,
         answers,
         rankings,
         aggregate,
         failures,
-        ...interruption(stop),
+        ...interruption(final.stop),
       };
     });
   }

@@ -1,7 +1,6 @@
 import {
   type Agent,
   BaseTopology,
-  type BudgetExceededError,
   ConfigError,
   concurrencyOption,
   integerOption,
@@ -27,7 +26,7 @@ import {
   interruption,
   type MemberFailure,
   noAnswer,
-  orBudgetStop,
+  writeUnlessStopped,
 } from './member-outcomes.js';
 import { requireMember } from './options.js';
 import { normalizeAnswer, type TallyEntry, tallyVotes, type Vote } from './tally.js';
@@ -109,7 +108,7 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
         concurrency: this.#maxWorkers,
         signal: context.signal,
       });
-      let stop: BudgetExceededError | undefined = budgetStopIn(settled);
+      const stop = budgetStopIn(settled);
       const votes: Vote[] = [];
       const failures: MemberFailure[] = [];
       settled.forEach((outcome, i) => {
@@ -131,20 +130,19 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
       context.emit({ type: 'voting.tally', winner, tally });
 
       // 3. Consensus: the consensus agent writes the final text, unless the budget is spent.
-      let output = winner;
-      if (this.consensusAgent && !stop) {
-        const input = consensusInput(task, votes, tally);
-        const written = await orBudgetStop(() => runMember(this.consensusAgent!, input, context));
-        if ('stop' in written) stop = written.stop;
-        else output = written.value.output;
-      }
+      const consensus = this.consensusAgent;
+      const final = consensus
+        ? await writeUnlessStopped(stop, winner, () =>
+            runMember(consensus, consensusInput(task, votes, tally), context),
+          )
+        : { output: winner, stop };
       return {
-        output,
+        output: final.output,
         winner,
         votes,
         failures,
         tally,
-        ...interruption(stop),
+        ...interruption(final.stop),
       };
     });
   }

@@ -37,14 +37,22 @@ export function budgetStopIn<T>(settled: readonly Settled<T>[]): BudgetExceededE
   return undefined;
 }
 
-/** Runs one call; a budget refusal comes back as the stop (to answer from what the run has), anything else is thrown. */
-export async function orBudgetStop<T>(
-  call: () => Promise<T>,
-): Promise<{ value: T } | { stop: BudgetExceededError }> {
+/**
+ * The run's last written step (a consensus, a report, a chairman's or aggregator's answer):
+ * `write()`'s output, unless the run already stopped for its budget or the budget stops `write`
+ * itself; then `fallback` (the answer from what the run has) stands and the stop comes back.
+ * Any other error is thrown.
+ */
+export async function writeUnlessStopped(
+  stop: BudgetExceededError | undefined,
+  fallback: string,
+  write: () => Promise<{ output: string }>,
+): Promise<{ output: string; stop?: BudgetExceededError }> {
+  if (stop) return { output: fallback, stop };
   try {
-    return { value: await call() };
+    return { output: (await write()).output };
   } catch (error) {
-    if (budgetStop(error)) return { stop: error as BudgetExceededError };
+    if (budgetStop(error)) return { output: fallback, stop: error as BudgetExceededError };
     throw error;
   }
 }

@@ -214,6 +214,14 @@ describe('MixtureOfAgents', () => {
     expect(result).toMatchObject({ output: 'ada 2', interrupted: true, interruptionReason: 'budget:calls' });
     expect(aggregator.model.calls).toHaveLength(0);
     expect(result.llmCalls).toBe(4);
+    // The conversation holds the answers given, and no aggregator answer that never came.
+    expect(result.conversation.format('list')).toEqual([
+      `user: ${task}`,
+      'ada: ada 1',
+      'bob: bob 1',
+      'ada: ada 2',
+      'bob: bob 2',
+    ]);
   });
 
   it('stops layering at the budget and answers from the answers the cut layer has', async () => {

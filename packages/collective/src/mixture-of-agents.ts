@@ -24,7 +24,7 @@ import {
   type MemberAnswer,
   type MemberFailure,
   noAnswer,
-  orBudgetStop,
+  writeUnlessStopped,
 } from './member-outcomes.js';
 import { requireMember } from './options.js';
 
@@ -112,20 +112,12 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
 
       // 2. Aggregate: the aggregator answers the task from the last answers. After a budget stop
       // there is no call left, so the first of the latest answers stands.
-      const aggregated = budget
-        ? { stop: budget }
-        : await orBudgetStop(() =>
-            runMember(
-              this.aggregator,
-              turnsFor(task, latest, memberName(this.aggregator), aggregatePrompt),
-              context,
-            ),
-          );
-      if ('stop' in aggregated) {
-        return { output: latest[0]!.output, layers, conversation, ...interruption(aggregated.stop) };
-      }
-      conversation.add('assistant', aggregated.value.output, memberName(this.aggregator));
-      return { output: aggregated.value.output, layers, conversation, ...interruption(undefined) };
+      const aggregator = memberName(this.aggregator);
+      const final = await writeUnlessStopped(budget, latest[0]!.output, () =>
+        runMember(this.aggregator, turnsFor(task, latest, aggregator, aggregatePrompt), context),
+      );
+      if (!final.stop) conversation.add('assistant', final.output, aggregator);
+      return { output: final.output, layers, conversation, ...interruption(final.stop) };
     });
   }
 
