@@ -1,10 +1,10 @@
 import { Agent, ConfigError } from '@swarm/core';
-import { Gate, ScriptedModel } from '@swarm/core/testing';
+import { ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { CouncilAsAJudge } from './council-as-a-judge.js';
 import { defaultDimensions } from './dimensions.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, scripted } from './test-helpers.js';
+import { forced, reverseFinish, scripted } from './test-helpers.js';
 
 const exchange = { question: 'What is 2 + 2?', response: 'It is 5.' };
 
@@ -42,10 +42,10 @@ describe('CouncilAsAJudge', () => {
   });
 
   it('judges all dimensions at once and keys scores by dimension when they finish out of order', async () => {
-    const gates = [new Gate(), new Gate()];
+    const order = reverseFinish(2);
     const judge = (name: string, i: number, score: number) =>
       scripted(name, async (request) => {
-        await gates[i]!.wait();
+        await order.hold(i);
         return forced(request, { score, rationale: name });
       }).agent;
     const council = new CouncilAsAJudge({
@@ -53,12 +53,8 @@ describe('CouncilAsAJudge', () => {
       judges: [judge('acc', 0, 2), judge('tone', 1, 9)],
       aggregator: scripted('agg', () => 'report').agent,
     });
-    const running = council.run(exchange);
-    await Promise.all(gates.map((g) => g.until(1)));
-    gates[1]!.open();
-    await new Promise((r) => setImmediate(r));
-    gates[0]!.open();
-    const result = await running;
+    const result = await council.run(exchange);
+    expect(order.finished).toEqual([1, 0]);
     expect(Object.entries(result.scores)).toEqual([
       ['accuracy', { score: 2, rationale: 'acc' }],
       ['tone', { score: 9, rationale: 'tone' }],

@@ -1,9 +1,10 @@
 import {
   Agent,
   BaseTopology,
-  type BudgetExceededError,
   ConfigError,
+  concurrencyOption,
   errorMessage,
+  integerOption,
   type Member,
   type ModelLike,
   mapSettled,
@@ -17,8 +18,14 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { type Dimension, resolveDimensions } from './dimensions.js';
-import { type BudgetReason, budgetStopIn, noAnswer, orBudgetStop } from './member-outcomes.js';
-import { integerOption, requireAgent, requireMember } from './options.js';
+import {
+  type BudgetReason,
+  budgetStopIn,
+  interruption,
+  noAnswer,
+  writeUnlessStopped,
+} from './member-outcomes.js';
+import { requireAgent, requireMember } from './options.js';
 
 /** What each judge returns for its dimension (a forced, validated function call). */
 export const judgeSchema = z.object({
@@ -110,7 +117,7 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
             model: options.model ?? this.judges[0]!.model,
           })
         : requireMember(owner, 'aggregator', options.aggregator);
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.dimensions.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 
@@ -141,7 +148,7 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
           signal: context.signal,
         },
       );
-      let stop: BudgetExceededError | undefined = budgetStopIn(settled);
+      const stop = budgetStopIn(settled);
       const scores: Record<string, DimensionScore> = {};
       settled.forEach((outcome, i) => {
         scores[this.dimensions[i]!.name] =
@@ -154,23 +161,17 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
       }
 
       // 2. Report: the aggregator writes it; after a budget stop, the scores are the report.
-      let output = listScores(scores);
-      if (!stop) {
-        const report = await orBudgetStop(() =>
-          runMember(
-            this.aggregator,
-            `${exchange}\n\nThe council's scores (0-10):\n${listScores(scores)}`,
-            context,
-          ),
-        );
-        if ('stop' in report) stop = report.stop;
-        else output = report.value.output;
-      }
+      const report = await writeUnlessStopped(stop, listScores(scores), () =>
+        runMember(
+          this.aggregator,
+          `${exchange}\n\nThe council's scores (0-10):\n${listScores(scores)}`,
+          context,
+        ),
+      );
       return {
-        output,
+        output: report.output,
         scores,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(report.stop),
       };
     });
   }

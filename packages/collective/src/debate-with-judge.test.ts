@@ -1,4 +1,5 @@
-import { ConfigError, type ModelRequest } from '@swarm/core';
+import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
+import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { DebateWithJudge, type Verdict } from './debate-with-judge.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
@@ -111,7 +112,74 @@ describe('DebateWithJudge', () => {
       interrupted: true,
       interruptionReason: 'budget:calls',
     });
+    // Round 2 got pro's argument before the budget ran out: it is kept, and says what was not reached.
+    expect(result.rounds).toHaveLength(2);
+    expect(result.rounds[1]).toEqual({
+      pro: { agent: 'pro', output: 'pro argument 2' },
+      con: { agent: 'con', error: expect.stringMatching(/^not reached: .*budget/i) },
+      verdict: { error: expect.stringMatching(/^not reached: /) },
+    });
+  });
+
+  it('keeps both arguments of a round whose verdict the budget stopped', async () => {
+    const result = await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judgeOf([verdict({ synthesis: 'Round one says hybrid.' })]).agent,
+    }).run(proposition, { budget: { maxCalls: 5 } });
+    expect(result).toMatchObject({ output: 'Round one says hybrid.', endedBy: 'budget', interrupted: true });
+    expect(result.rounds[1]).toEqual({
+      pro: { agent: 'pro', output: 'pro argument 2' },
+      con: { agent: 'con', output: 'con argument 2' },
+      verdict: { error: expect.stringMatching(/^not reached: /) },
+    });
+  });
+
+  it('records no round when the budget stops it before pro speaks', async () => {
+    const result = await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judgeOf([verdict({ synthesis: 'Round one says hybrid.' })]).agent,
+    }).run(proposition, { budget: { maxCalls: 3 } });
+    expect(result).toMatchObject({ output: 'Round one says hybrid.', endedBy: 'budget', interrupted: true });
     expect(result.rounds).toHaveLength(1);
+  });
+
+  it('rejects with AbortError when aborted during an argument, and asks no one else', async () => {
+    const gate = new Gate();
+    const slowPro = scripted('pro', async () => {
+      await gate.wait();
+      return 'late';
+    });
+    const c = con();
+    const judge = judgeOf([]);
+    const controller = new AbortController();
+    const events: SwarmEvent[] = [];
+    const running = new DebateWithJudge({ pro: slowPro.agent, con: c.agent, judge: judge.agent }).run(
+      proposition,
+      { signal: controller.signal, onEvent: (e) => events.push(e) },
+    );
+    await gate.until(1);
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'ABORTED' });
+    gate.open();
+    expect(c.model.calls).toHaveLength(0);
+    expect(judge.model.calls).toHaveLength(0);
+    expect(events.filter((e) => 'agent' in e && (e.agent === 'con' || e.agent === 'judge'))).toEqual([]);
+  });
+
+  it('emits debate.verdict after each judged round, a failed verdict included', async () => {
+    const events: SwarmEvent[] = [];
+    await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judgeOf(['fail', verdict({ converged: true })]).agent,
+      maxRepairs: 0,
+    }).run(proposition, { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'debate.verdict')).toMatchObject([
+      { round: 1, verdict: { error: expect.any(String) } },
+      { round: 2, verdict: verdict({ converged: true }) },
+    ]);
   });
 
   it('takes a Topology as a side but not as the judge', async () => {

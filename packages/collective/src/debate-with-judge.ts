@@ -5,6 +5,8 @@ import {
   budgetStop,
   Conversation,
   errorMessage,
+  integerOption,
+  isAbort,
   type Member,
   type Message,
   memberName,
@@ -19,12 +21,12 @@ import { z } from 'zod';
 import {
   type BudgetReason,
   failure,
-  isAbort,
+  interruption,
   type MemberAnswer,
   type MemberFailure,
   noAnswer,
 } from './member-outcomes.js';
-import { integerOption, requireAgent } from './options.js';
+import { requireAgent } from './options.js';
 
 /** The judge's verdict after each round (a forced, validated function call). */
 export const verdictSchema = z.object({
@@ -113,28 +115,38 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
       let stop: BudgetExceededError | undefined;
 
       for (let loop = 1; loop <= this.maxLoops; loop++) {
+        // 1. Pro argues, then con answers it. 2. The judge weighs the whole debate so far.
+        // A budget stop partway keeps what the round has: the parts not reached say why.
+        const round: Partial<DebateRound> = {};
         try {
-          // 1. Pro argues, then con answers it.
-          const pro = await this.#argue(this.pro, 'for', debate, context);
-          const con = await this.#argue(this.con, 'against', debate, context);
-          // 2. The judge weighs the whole debate so far.
-          const judged = await this.#judge(debate, context);
-          rounds.push({ pro, con, verdict: judged });
-          context.emit({ type: 'debate.verdict', round: loop, verdict: judged });
-          if ('winner' in judged) {
-            verdict = judged;
-            debate.add('assistant', `Verdict: ${judged.winner}. ${judged.synthesis}`, this.judge.name);
-            // 3. Converged: nothing new is being said; stop early.
-            if (judged.converged) {
-              endedBy = 'converged';
-              break;
-            }
-          }
+          round.pro = await this.#argue(this.pro, 'for', debate, context);
+          round.con = await this.#argue(this.con, 'against', debate, context);
+          round.verdict = await this.#judge(debate, context);
         } catch (error) {
           if (!budgetStop(error)) throw error;
           stop = error as BudgetExceededError;
           endedBy = 'budget';
+          if (round.pro) {
+            const why = `not reached: ${errorMessage(stop)}`;
+            rounds.push({
+              pro: round.pro,
+              con: round.con ?? { agent: memberName(this.con), error: why },
+              verdict: { error: why },
+            });
+          }
           break;
+        }
+        const judged = round.verdict;
+        rounds.push({ pro: round.pro, con: round.con, verdict: judged });
+        context.emit({ type: 'debate.verdict', round: loop, verdict: judged });
+        if ('winner' in judged) {
+          verdict = judged;
+          debate.add('assistant', `Verdict: ${judged.winner}. ${judged.synthesis}`, this.judge.name);
+          // 3. Converged: nothing new is being said; stop early.
+          if (judged.converged) {
+            endedBy = 'converged';
+            break;
+          }
         }
       }
       if (!verdict) {
@@ -146,8 +158,7 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
         verdict,
         rounds,
         endedBy,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(stop),
       };
     });
   }

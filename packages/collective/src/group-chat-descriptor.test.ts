@@ -28,6 +28,16 @@ describe('groupChatDescriptor', () => {
     expect(result.endedBy).toBe('maxMessages');
   });
 
+  it('counts the default maxMessages (12) and maxRepairs (2) when the config gives none', async () => {
+    const eager = () => ({ score: 1, message: 'more' });
+    const agents = [slowToComply('a', 2, eager).agent, slowToComply('b', 2, eager).agent];
+    const worst = groupChatDescriptor.worstCase?.(agents, {});
+    const result = (await groupChatDescriptor.create(agents, {}).run('topic')) as GroupChatResult;
+    expect(worst).toEqual({ maxCalls: 12 * 2 * 3 });
+    expect(result.llmCalls).toBe(worst?.maxCalls);
+    expect(result.messages).toHaveLength(12);
+  });
+
   it('counts the winner writing its message in intent bidding', async () => {
     const config = { maxMessages: 2, maxRepairs: 0, bidding: 'intent' as const };
     const eager = () => ({ score: 1, intent: 'more' });
@@ -48,6 +58,7 @@ describe('groupChatDescriptor', () => {
 
   it('validates its config', () => {
     expect(groupChatConfigSchema.safeParse({ threshold: 2 }).success).toBe(false);
+    expect(groupChatConfigSchema.safeParse({ threshold: 1 }).success).toBe(false);
     expect(groupChatConfigSchema.safeParse({ bidding: 'intent', promptBias: 'reserved' }).success).toBe(true);
   });
 });

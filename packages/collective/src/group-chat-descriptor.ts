@@ -6,7 +6,7 @@ import { agentRunCalls } from './options.js';
 /** The JSON config a spec file may give a GroupChat. */
 export const groupChatConfigSchema = z.object({
   name: z.string().optional(),
-  threshold: z.number().min(0).max(1).optional(),
+  threshold: z.number().min(0).lt(1).optional(),
   recencyPenalty: z.number().min(0).max(1).optional(),
   recencyWindow: z.number().int().min(0).optional(),
   maxMessages: z.number().int().min(1).optional(),

@@ -1,20 +1,21 @@
 import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
-import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { GroupChat } from './group-chat.js';
+import { groupChatDescriptor } from './group-chat-descriptor.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, scripted, shown } from './test-helpers.js';
+import { forced, reverseFinish, scripted, shown } from './test-helpers.js';
 
 const task = 'Plan a team offsite.';
 type Script = ([number, string] | 'fail')[];
 
 // A bidder whose n-th bid is script[n] (0 with no message once spent); a free-text call (the
 // winner writing its message in intent bidding) gets "<name> writes".
-function bidder(name: string, script: Script, options: { gate?: Gate } = {}) {
+function bidder(name: string, script: Script, options: { hold?: () => Promise<void> } = {}) {
   let n = 0;
   return scripted(name, async (request: ModelRequest) => {
     if (typeof request.toolChoice !== 'object') return `${name} writes`;
-    if (options.gate) await options.gate.wait();
+    // Only the first round's bid is held (later rounds run free).
+    if (options.hold && n === 0) await options.hold();
     const step = script[n++] ?? [0, ''];
     if (step === 'fail') return 'no function call';
     const [score, text] = step;
@@ -25,15 +26,11 @@ function bidder(name: string, script: Script, options: { gate?: Gate } = {}) {
 
 describe('GroupChat', () => {
   it('collects every bid of a round at once, keyed by agent in input order', async () => {
-    const gates = [new Gate(), new Gate()];
-    const ada = bidder('ada', [[0.9, 'ada: a lake']], { gate: gates[0] });
-    const bob = bidder('bob', [[0.2, 'bob: hmm']], { gate: gates[1] });
-    const running = new GroupChat({ agents: [ada.agent, bob.agent] }).run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    gates[1]!.open();
-    await new Promise((r) => setImmediate(r));
-    gates[0]!.open();
-    const result = await running;
+    const order = reverseFinish(2);
+    const ada = bidder('ada', [[0.9, 'ada: a lake']], { hold: () => order.hold(0) });
+    const bob = bidder('bob', [[0.2, 'bob: hmm']], { hold: () => order.hold(1) });
+    const result = await new GroupChat({ agents: [ada.agent, bob.agent] }).run(task);
+    expect(order.finished).toEqual([1, 0]);
     expect(result.rounds[0]?.bids.map((b) => b.agent)).toEqual(['ada', 'bob']);
     expect(result.rounds[0]?.speaker).toBe('ada');
   });
@@ -186,14 +183,37 @@ describe('GroupChat', () => {
     expect(shown(ada.model.calls[1])).toContain('You meant to say: propose a lake');
   });
 
+  it('in intent bidding gives the floor to the next bid when the winner writes nothing, with a warning', async () => {
+    // ada wins round 1 with an intent, then writes a blank message; it bids 0 after that.
+    let bids = 0;
+    const mute = scripted('ada', (request) => {
+      if (typeof request.toolChoice !== 'object') return '  ';
+      bids += 1;
+      return forced(request, bids === 1 ? { score: 0.9, intent: 'a lake' } : { score: 0, intent: '-' });
+    });
+    const bob = bidder('bob', [
+      [0.7, 'hills'],
+      [0, ''],
+    ]);
+    const events: SwarmEvent[] = [];
+    const result = await new GroupChat({ agents: [mute.agent, bob.agent], bidding: 'intent' }).run(task, {
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.messages).toEqual([{ agent: 'bob', content: 'bob writes' }]);
+    expect(result.rounds[0]?.bids[0]?.error).toBe('the message written after winning was empty');
+    expect(events.filter((e) => e.type === 'warning')).toMatchObject([
+      { agent: 'ada', message: 'the message written after winning was empty' },
+    ]);
+  });
+
   it('leans the bid prompt as promptBias says, naming the threshold', async () => {
     const ada = bidder('ada', []);
-    await new GroupChat({ agents: [ada.agent], threshold: 0.4 }).run(task);
+    await new GroupChat({ agents: [ada.agent, bidder('bob', []).agent], threshold: 0.4 }).run(task);
     expect(ada.model.calls[0]?.system).toMatch(
       /above 0\.4.*do not let it end while the task is not fully resolved/s,
     );
     const shy = bidder('ada', []);
-    await new GroupChat({ agents: [shy.agent], promptBias: 'reserved' }).run(task);
+    await new GroupChat({ agents: [shy.agent, bidder('bob', []).agent], promptBias: 'reserved' }).run(task);
     expect(shy.model.calls[0]?.system).toContain('otherwise bid 0');
   });
 
@@ -220,12 +240,19 @@ describe('GroupChat', () => {
 
   it('refuses a Topology bidder and bad numbers with a ConfigError', () => {
     const ada = bidder('ada', []).agent;
+    const pair = [ada, bidder('bob', []).agent];
     const moa = new MixtureOfAgents({ name: 'moa', agents: [ada], aggregator: ada });
     expect(() => new GroupChat({ agents: [ada, moa] })).toThrow(/agents\[1\] "moa" is a Topology/);
-    expect(() => new GroupChat({ agents: [ada], threshold: 1.5 })).toThrow(
+    expect(() => new GroupChat({ agents: pair, threshold: 1.5 })).toThrow(
       /threshold must be a number between 0 and 1/,
     );
-    expect(() => new GroupChat({ agents: [ada], maxMessages: 0 })).toThrow(ConfigError);
-    expect(() => new GroupChat({ agents: [ada], bidding: 'loud' as never })).toThrow(/'full', 'intent'/);
+    expect(() => new GroupChat({ agents: pair, threshold: 1 })).toThrow(/threshold must be below 1/);
+    expect(() => new GroupChat({ agents: pair, maxMessages: 0 })).toThrow(ConfigError);
+    expect(() => new GroupChat({ agents: pair, bidding: 'loud' as never })).toThrow(/'full', 'intent'/);
+  });
+
+  it('refuses a chat of one: bidding needs at least two agents, as its descriptor says', () => {
+    expect(() => new GroupChat({ agents: [bidder('ada', []).agent] })).toThrow(/at least 2/);
+    expect(groupChatDescriptor.minAgents).toBe(2);
   });
 });

@@ -5,10 +5,14 @@ import {
   budgetStop,
   ConfigError,
   Conversation,
+  concurrencyOption,
   errorMessage,
+  integerOption,
+  isAbort,
   type Member,
   type Message,
   mapSettled,
+  numberOption,
   type RunContext,
   type RunOptions,
   runTopology,
@@ -18,8 +22,8 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
-import { type BudgetReason, budgetStopIn, isAbort } from './member-outcomes.js';
-import { integerOption, numberOption, requireAgent } from './options.js';
+import { type BudgetReason, budgetStopIn, interruption } from './member-outcomes.js';
+import { requireAgent } from './options.js';
 
 /** The full bid: how much the agent wants the floor, and the message it would post. */
 export const respondSchema = z.object({
@@ -46,9 +50,9 @@ export type PromptBias = 'engage' | 'neutral' | 'reserved';
 /** Options of a GroupChat. */
 export interface GroupChatOptions {
   name?: string;
-  /** The participants; Agents only (a bid is a forced function call). */
+  /** The participants, at least two; Agents only (a bid is a forced function call). */
   agents: Member[];
-  /** A bid must be strictly above this (after the recency penalty) to speak (default 0.5). */
+  /** A bid must be strictly above this (after the recency penalty) to speak: 0 to below 1 (default 0.5). */
   threshold?: number;
   /** Taken off the score of an agent among the last `recencyWindow` speakers (default 0.3). */
   recencyPenalty?: number;
@@ -118,10 +122,14 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
     super();
     const owner = 'GroupChat';
     this.name = options.name ?? 'group-chat';
-    this.agents = validateMembers(options.agents, owner, { option: 'agents', min: 1 }).map((m, i) =>
+    this.agents = validateMembers(options.agents, owner, { option: 'agents', min: 2 }).map((m, i) =>
       requireAgent(owner, `agents[${i}]`, m, 'a bidder must call respond({ score, message })'),
     );
     this.threshold = numberOption(owner, 'threshold', options.threshold, 0.5, 0, 1);
+    // A bid must be strictly above the threshold and scores stop at 1: at 1 nobody could ever speak.
+    if (this.threshold === 1) {
+      throw new ConfigError(`${owner}: threshold must be below 1 (got 1): no bid can be above it.`);
+    }
     this.recencyPenalty = numberOption(owner, 'recencyPenalty', options.recencyPenalty, 0.3, 0, 1);
     this.recencyWindow = integerOption(owner, 'recencyWindow', options.recencyWindow, 2, 0);
     this.maxMessages = integerOption(owner, 'maxMessages', options.maxMessages, 12, 1);
@@ -133,7 +141,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
       ['engage', 'neutral', 'reserved'],
       'engage',
     );
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.agents.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 
@@ -154,8 +162,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
           messages,
           rounds,
           endedBy,
-          interrupted: stop !== undefined,
-          ...(stop && { interruptionReason: stop.reason }),
+          ...interruption(stop),
         };
       };
 

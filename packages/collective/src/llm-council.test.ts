@@ -1,9 +1,9 @@
-import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
-import { Gate, ScriptedModel } from '@swarm/core/testing';
+import { Agent, ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
+import { ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { LLMCouncil } from './llm-council.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, scripted, shown } from './test-helpers.js';
+import { forced, offeredIds, reverseFinish, scripted, shown } from './test-helpers.js';
 
 const task = 'Why is the sky blue?';
 
@@ -18,12 +18,12 @@ function member(name: string, answer: string, rank: (ids: string[]) => string[] 
 
 describe('LLMCouncil', () => {
   it('gives answers anonymous ids in member order even when they finish in reverse', async () => {
-    const gates = [new Gate(), new Gate(), new Gate()];
+    const order = reverseFinish(3);
     const members = ['ada', 'bob', 'cy'].map(
       (name, i) =>
         scripted(name, async (request) => {
           if (typeof request.toolChoice === 'object') return forced(request, { ranking: [] });
-          await gates[i]!.wait();
+          await order.hold(i);
           return `${name}'s answer`;
         }).agent,
     );
@@ -32,13 +32,8 @@ describe('LLMCouncil', () => {
       chairman: scripted('chair', () => 'final').agent,
       maxRepairs: 0,
     });
-    const running = council.run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    for (const g of [...gates].reverse()) {
-      g.open();
-      await new Promise((r) => setImmediate(r));
-    }
-    const result = await running;
+    const result = await council.run(task);
+    expect(order.finished).toEqual([2, 1, 0]);
     expect(result.answers).toEqual([
       { member: 'ada', id: 'A', output: "ada's answer" },
       { member: 'bob', id: 'B', output: "bob's answer" },
@@ -65,6 +60,34 @@ describe('LLMCouncil', () => {
     ).toMatchObject({
       properties: { ranking: { items: { enum: ['B', 'C'] } } },
     });
+  });
+
+  it('shows each ranker the others in cyclic order after itself, so each answer leads once', async () => {
+    const shownOrder = new Map<string, string[]>();
+    const members = ['ada', 'bob', 'cy', 'dee'].map((name) =>
+      member(name, `${name}'s answer`, (ids) => {
+        shownOrder.set(name, ids);
+        return ids;
+      }),
+    );
+    await new LLMCouncil({
+      members: members.map((m) => m.agent),
+      chairman: scripted('chair', () => 'x').agent,
+    }).run(task);
+    expect(Object.fromEntries(shownOrder)).toEqual({
+      ada: ['B', 'C', 'D'],
+      bob: ['C', 'D', 'A'],
+      cy: ['D', 'A', 'B'],
+      dee: ['A', 'B', 'C'],
+    });
+    // The schema offers the ids in the order shown, and the description lists them so.
+    const bobRank = members[1]!.model.calls.find((c) => typeof c.toolChoice === 'object');
+    expect(offeredIds(bobRank!)).toEqual(['C', 'D', 'A']);
+    // Every answer appears at every position exactly once over the four rankers.
+    for (let position = 0; position < 3; position++) {
+      const atPosition = [...shownOrder.values()].map((ids) => ids[position]);
+      expect(new Set(atPosition).size).toBe(4);
+    }
   });
 
   it('aggregates by mean rank and gives the chairman the aggregate ranking by anonymous id only', async () => {
@@ -157,6 +180,41 @@ describe('LLMCouncil', () => {
     }).run(task, { budget: { maxCalls: 6 } });
     expect(result).toMatchObject({ output: 'C-text', interrupted: true, interruptionReason: 'budget:calls' });
     expect(chair.model.calls).toHaveLength(0);
+  });
+
+  it('skips ranking and the chair when the budget runs out while members answer', async () => {
+    const chair = scripted('chair', () => 'never');
+    const result = await new LLMCouncil({
+      members: [member('ada', 'A-text').agent, member('bob', 'B-text').agent, member('cy', 'C-text').agent],
+      chairman: chair.agent,
+      maxWorkers: 1,
+    }).run(task, { budget: { maxCalls: 2 } });
+    expect(result.answers.map((a) => a.output)).toEqual(['A-text', 'B-text']);
+    expect(result.rankings).toEqual([]);
+    expect(result.failures).toEqual([
+      { agent: 'cy', stage: 'answer', error: expect.stringMatching(/budget/) },
+    ]);
+    expect(result.aggregate).toEqual([
+      { id: 'A', score: null, rankedBy: 0 },
+      { id: 'B', score: null, rankedBy: 0 },
+    ]);
+    expect(result).toMatchObject({ output: 'A-text', interrupted: true, interruptionReason: 'budget:calls' });
+    expect(chair.model.calls).toHaveLength(0);
+  });
+
+  it('emits council.aggregate with the aggregate ranking', async () => {
+    const events: SwarmEvent[] = [];
+    const result = await new LLMCouncil({
+      members: [
+        member('ada', 'A-text', () => ['C', 'B']).agent,
+        member('bob', 'B-text', () => ['C', 'A']).agent,
+        member('cyrus', 'C-text', () => ['A', 'B']).agent,
+      ],
+      chairman: scripted('chair', () => 'final').agent,
+    }).run(task, { onEvent: (e) => events.push(e) });
+    const emitted = events.filter((e) => e.type === 'council.aggregate');
+    expect(emitted).toEqual([expect.objectContaining({ aggregate: result.aggregate })]);
+    expect(result.aggregate.map((a) => a.id)).toEqual(['C', 'A', 'B']);
   });
 
   it('rejects fewer than three members and a missing chairman', () => {

@@ -2,7 +2,9 @@ import {
   type Agent,
   BaseTopology,
   type BudgetExceededError,
+  concurrencyOption,
   errorMessage,
+  integerOption,
   isTopology,
   type Member,
   mapSettled,
@@ -15,8 +17,15 @@ import {
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
-import { type BudgetReason, budgetStopIn, noAnswer, orBudgetStop } from './member-outcomes.js';
-import { integerOption, requireMember } from './options.js';
+import {
+  type BudgetReason,
+  budgetStopIn,
+  describeFailures,
+  interruption,
+  noAnswer,
+  writeUnlessStopped,
+} from './member-outcomes.js';
+import { requireMember } from './options.js';
 import { type AggregateRank, anonymousIds, meanRank, type Ranking } from './rank-aggregation.js';
 
 /** A member's answer and the anonymous id the other members and the chairman know it by. */
@@ -77,7 +86,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
     this.name = options.name ?? 'llm-council';
     this.members = validateMembers(options.members, owner, { option: 'members', min: 3 });
     this.chairman = requireMember(owner, 'chairman', options.chairman);
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.members.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 
@@ -100,9 +109,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       const answers = outputs.map((a, i): CouncilAnswer => ({ ...a, id: ids[i]! }));
       if (answers.length === 0) {
         if (stop) throw stop;
-        throw noAnswer(
-          `LLMCouncil: every member failed to answer (${failures.map((f) => `${f.agent}: ${f.error}`).join('; ')}).`,
-        );
+        throw noAnswer(`LLMCouncil: every member failed to answer (${describeFailures(failures)}).`);
       }
 
       // 2. Rank: each Agent member ranks the answers that are not its own, shown by id only.
@@ -125,29 +132,23 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       const best = answers.find((a) => a.id === aggregate[0]!.id)!;
 
       // 4. Chair: the chairman writes the final answer from anonymous answers and the ranking.
-      let output = best.output;
-      if (!stop) {
-        const written = await orBudgetStop(() =>
-          runMember(this.chairman, chairInput(task, answers, aggregate), context),
-        );
-        if ('stop' in written) stop = written.stop;
-        else output = written.value.output;
-      }
+      const final = await writeUnlessStopped(stop, best.output, () =>
+        runMember(this.chairman, chairInput(task, answers, aggregate), context),
+      );
       return {
-        output,
+        output: final.output,
         answers,
         rankings,
         aggregate,
         failures,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(final.stop),
       };
     });
   }
 
   // Returns undefined when there are fewer than two others' answers to rank (no information).
   async #rank(ranker: Agent, task: string, answers: CouncilAnswer[], context: RunContext) {
-    const others = answers.filter((a) => a.member !== ranker.name);
+    const others = this.#shownTo(ranker, answers);
     if (others.length < 2) return undefined;
     const ids = others.map((a) => a.id) as [string, ...string[]];
     const schema = z
@@ -168,6 +169,17 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       maxRepairs: this.#maxRepairs,
     });
     return object.ranking;
+  }
+
+  // The others' answers in the order this ranker sees them: cyclic member order starting just
+  // after the ranker itself. Deterministic, and in a full council each answer is shown at each
+  // position exactly once over all rankers, so no answer gains from always being listed first.
+  #shownTo(ranker: Agent, answers: CouncilAnswer[]): CouncilAnswer[] {
+    const count = this.members.length;
+    const indexOf = (name: string) => this.members.findIndex((m) => memberName(m) === name);
+    const start = indexOf(ranker.name) + 1;
+    const distance = (a: CouncilAnswer) => (indexOf(a.member) - start + count) % count;
+    return answers.filter((a) => a.member !== ranker.name).sort((a, b) => distance(a) - distance(b));
   }
 }
 

@@ -1,9 +1,8 @@
-import { ConfigError } from '@swarm/core';
-import { Gate } from '@swarm/core/testing';
+import { ConfigError, type SwarmEvent } from '@swarm/core';
 import { describe, expect, it } from 'vitest';
 import { MajorityVoting } from './majority-voting.js';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { forced, scripted } from './test-helpers.js';
+import { forced, reverseFinish, scripted } from './test-helpers.js';
 
 const task = 'What is the capital of France?';
 const voter = (name: string, answer: string, confidence = 0.8) =>
@@ -31,23 +30,45 @@ describe('MajorityVoting', () => {
   });
 
   it('keys votes by voter in input order when they finish in reverse', async () => {
-    const gates = [new Gate(), new Gate()];
+    const order = reverseFinish(2);
     const agents = ['first', 'second'].map(
       (name, i) =>
         scripted(name, async (req) => {
-          await gates[i]!.wait();
+          await order.hold(i);
           return forced(req, { answer: name, confidence: 0.5, reasoning: '' });
         }).agent,
     );
-    const running = new MajorityVoting({ agents }).run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    gates[1]!.open();
-    await new Promise((r) => setImmediate(r));
-    gates[0]!.open();
-    const result = await running;
+    const result = await new MajorityVoting({ agents }).run(task);
+    expect(order.finished).toEqual([1, 0]);
     expect(result.votes.map((v) => v.agent)).toEqual(['first', 'second']);
     // Tied at one vote each and equal confidence: the answer given first in input order wins.
     expect(result.winner).toBe('first');
+  });
+
+  it('does not count a blank answer as a vote, and records it as a failure', async () => {
+    const voting = new MajorityVoting({
+      agents: [voter('a', ' . ', 1).agent, voter('b', '', 1).agent, voter('c', 'Lyon', 0.2).agent],
+    });
+    const result = await voting.run(task);
+    expect(result.winner).toBe('Lyon');
+    expect(result.tally).toEqual([{ answer: 'Lyon', count: 1, agents: ['c'] }]);
+    expect(result.failures).toEqual([
+      { agent: 'a', error: 'the vote had no answer' },
+      { agent: 'b', error: 'the vote had no answer' },
+    ]);
+    await expect(new MajorityVoting({ agents: [voter('a', '').agent] }).run(task)).rejects.toMatchObject({
+      code: 'NO_ANSWER',
+    });
+  });
+
+  it('emits voting.tally with the winner and the tally', async () => {
+    const events: SwarmEvent[] = [];
+    const result = await new MajorityVoting({
+      agents: [voter('a', 'Paris').agent, voter('b', 'Lyon').agent, voter('c', 'Paris').agent],
+    }).run(task, { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'voting.tally')).toEqual([
+      expect.objectContaining({ type: 'voting.tally', winner: 'Paris', tally: result.tally }),
+    ]);
   });
 
   it('breaks a tie in count by summed confidence', async () => {
@@ -120,7 +141,10 @@ describe('MajorityVoting', () => {
       consensusAgent: consensus.agent,
       maxWorkers: 1,
     });
-    const result = await voting.run(task, { budget: { maxCalls: 2 } });
+    const events: SwarmEvent[] = [];
+    const result = await voting.run(task, { budget: { maxCalls: 2 }, onEvent: (e) => events.push(e) });
+    // The consensus agent is not even started once the budget is spent.
+    expect(events.filter((e) => 'agent' in e && e.agent === 'consensus')).toEqual([]);
     expect(result.votes.map((v) => v.agent)).toEqual(['a', 'b']);
     expect(result.failures).toEqual([{ agent: 'c', error: expect.stringMatching(/budget/) }]);
     expect(result).toMatchObject({ output: 'Paris', interrupted: true, interruptionReason: 'budget:calls' });

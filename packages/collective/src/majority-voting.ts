@@ -1,8 +1,9 @@
 import {
   type Agent,
   BaseTopology,
-  type BudgetExceededError,
   ConfigError,
+  concurrencyOption,
+  integerOption,
   isTopology,
   type Member,
   type Message,
@@ -20,12 +21,14 @@ import { z } from 'zod';
 import {
   type BudgetReason,
   budgetStopIn,
+  describeFailures,
   failure,
+  interruption,
   type MemberFailure,
   noAnswer,
-  orBudgetStop,
+  writeUnlessStopped,
 } from './member-outcomes.js';
-import { integerOption, requireMember } from './options.js';
+import { requireMember } from './options.js';
 import { normalizeAnswer, type TallyEntry, tallyVotes, type Vote } from './tally.js';
 
 /** The vote every Agent voter casts (a forced, validated function call). */
@@ -93,7 +96,7 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
       throw new ConfigError(`${owner}: normalize must be a function (answer: string) => string.`);
     }
     this.#normalize = options.normalize ?? normalizeAnswer;
-    this.#maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.agents.length, 1);
+    this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
   }
 
@@ -105,18 +108,20 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
         concurrency: this.#maxWorkers,
         signal: context.signal,
       });
-      let stop: BudgetExceededError | undefined = budgetStopIn(settled);
+      const stop = budgetStopIn(settled);
       const votes: Vote[] = [];
       const failures: MemberFailure[] = [];
       settled.forEach((outcome, i) => {
-        if (outcome.status === 'fulfilled') votes.push(outcome.value);
-        else failures.push(failure(memberName(this.agents[i]!), outcome.reason));
+        const agent = memberName(this.agents[i]!);
+        if (outcome.status === 'rejected') failures.push(failure(agent, outcome.reason));
+        // A blank answer (after normalizing) is no vote: it would count as an answer of its own.
+        else if (this.#normalize(outcome.value.answer) === '')
+          failures.push({ agent, error: 'the vote had no answer' });
+        else votes.push(outcome.value);
       });
       if (votes.length === 0) {
         if (stop) throw stop;
-        throw noAnswer(
-          `MajorityVoting: every voter failed (${failures.map((f) => `${f.agent}: ${f.error}`).join('; ')}).`,
-        );
+        throw noAnswer(`MajorityVoting: every voter failed (${describeFailures(failures)}).`);
       }
 
       // 2. Count: normalized answers, most votes first, ties broken by the stated rule.
@@ -125,21 +130,19 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
       context.emit({ type: 'voting.tally', winner, tally });
 
       // 3. Consensus: the consensus agent writes the final text, unless the budget is spent.
-      let output = winner;
-      if (this.consensusAgent && !stop) {
-        const input = consensusInput(task, votes, tally);
-        const written = await orBudgetStop(() => runMember(this.consensusAgent!, input, context));
-        if ('stop' in written) stop = written.stop;
-        else output = written.value.output;
-      }
+      const consensus = this.consensusAgent;
+      const final = consensus
+        ? await writeUnlessStopped(stop, winner, () =>
+            runMember(consensus, consensusInput(task, votes, tally), context),
+          )
+        : { output: winner, stop };
       return {
-        output,
+        output: final.output,
         winner,
         votes,
         failures,
         tally,
-        interrupted: stop !== undefined,
-        ...(stop && { interruptionReason: stop.reason }),
+        ...interruption(final.stop),
       };
     });
   }

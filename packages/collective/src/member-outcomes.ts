@@ -1,4 +1,11 @@
-import { type BudgetExceededError, budgetStop, errorMessage, type Settled, SwarmError } from '@swarm/core';
+import {
+  type BudgetExceededError,
+  budgetStop,
+  errorMessage,
+  isAbort,
+  type Settled,
+  SwarmError,
+} from '@swarm/core';
 
 /** Why a run stopped early for its budget. */
 export type BudgetReason = 'budget:calls' | 'budget:tokens';
@@ -30,21 +37,37 @@ export function budgetStopIn<T>(settled: readonly Settled<T>[]): BudgetExceededE
   return undefined;
 }
 
-/** Runs one call; a budget refusal comes back as the stop (to answer from what the run has), anything else is thrown. */
-export async function orBudgetStop<T>(
-  call: () => Promise<T>,
-): Promise<{ value: T } | { stop: BudgetExceededError }> {
+/**
+ * The run's last written step (a consensus, a report, a chairman's or aggregator's answer):
+ * `write()`'s output, unless the run already stopped for its budget or the budget stops `write`
+ * itself; then `fallback` (the answer from what the run has) stands and the stop comes back.
+ * Any other error is thrown.
+ */
+export async function writeUnlessStopped(
+  stop: BudgetExceededError | undefined,
+  fallback: string,
+  write: () => Promise<{ output: string }>,
+): Promise<{ output: string; stop?: BudgetExceededError }> {
+  if (stop) return { output: fallback, stop };
   try {
-    return { value: await call() };
+    return { output: (await write()).output };
   } catch (error) {
-    if (budgetStop(error)) return { stop: error as BudgetExceededError };
+    if (budgetStop(error)) return { output: fallback, stop: error as BudgetExceededError };
     throw error;
   }
 }
 
-/** True for an `AbortError` from any copy of `@swarm/core`. */
-export function isAbort(error: unknown): boolean {
-  return SwarmError.isInstance(error) && error.code === 'ABORTED';
+/** The result fields that say whether (and why) a run stopped for its budget. */
+export function interruption(stop: BudgetExceededError | undefined): {
+  interrupted: boolean;
+  interruptionReason?: BudgetReason;
+} {
+  return stop ? { interrupted: true, interruptionReason: stop.reason } : { interrupted: false };
+}
+
+/** Members' failures as one line (`name: error; name: error`), for an error message. */
+export function describeFailures(failures: readonly { agent: string; error: string }[]): string {
+  return failures.map((f) => `${f.agent}: ${f.error}`).join('; ');
 }
 
 /** The failure record of one member. */

@@ -1,31 +1,30 @@
-import { Agent, ConfigError, ModelError } from '@swarm/core';
+import { Agent, ConfigError, ModelError, type SwarmEvent } from '@swarm/core';
 import { Gate, reply, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { MixtureOfAgents } from './mixture-of-agents.js';
-import { scripted } from './test-helpers.js';
+import { reverseFinish, scripted } from './test-helpers.js';
 
 const task = 'Name the largest planet.';
 
+// Two workers whose n-th answer is "<name> n".
+const adaAndBob = () => ['ada', 'bob'].map((name) => scripted(name, (_r, i) => `${name} ${i + 1}`).agent);
+
 describe('MixtureOfAgents', () => {
   it('runs the workers of a layer at once and keys answers by worker, not by who finished first', async () => {
-    const gates = [new Gate(), new Gate(), new Gate()];
+    const order = reverseFinish(3);
     const workers = ['ada', 'bob', 'cy'].map(
       (name, i) =>
         scripted(name, async (_req, call) => {
-          await gates[i]!.wait();
+          await order.hold(i);
           return `${name} answer ${call + 1}`;
         }).agent,
     );
     const aggregator = scripted('judge', () => 'Jupiter').agent;
     const moa = new MixtureOfAgents({ agents: workers, aggregator, layers: 1 });
 
-    const running = moa.run(task);
-    await Promise.all(gates.map((g) => g.until(1)));
-    // All three are waiting at once: the layer is concurrent. Finish them in reverse order.
-    gates[2]!.open();
-    gates[1]!.open();
-    gates[0]!.open();
-    const result = await running;
+    // All three start before any returns (the layer is concurrent); they finish in reverse order.
+    const result = await moa.run(task);
+    expect(order.finished).toEqual([2, 1, 0]);
 
     expect(result.layers).toEqual([
       [
@@ -38,25 +37,33 @@ describe('MixtureOfAgents', () => {
   });
 
   it('runs at most maxWorkers workers at once', async () => {
-    const gate = new Gate();
+    const gates = [new Gate(), new Gate(), new Gate()];
+    let running = 0;
+    let most = 0;
     const workers = ['ada', 'bob', 'cy'].map(
-      (name) =>
+      (name, i) =>
         scripted(name, async () => {
-          await gate.wait();
+          running += 1;
+          most = Math.max(most, running);
+          await gates[i]!.wait();
+          running -= 1;
           return name;
         }).agent,
     );
-    const running = new MixtureOfAgents({
+    const result = new MixtureOfAgents({
       agents: workers,
       aggregator: scripted('agg', () => 'done').agent,
       layers: 1,
       maxWorkers: 2,
     }).run(task);
-    await gate.until(2);
-    await new Promise((r) => setImmediate(r));
-    expect(gate.waiting).toBe(2);
-    gate.open();
-    expect((await running).output).toBe('done');
+    // ada and bob start together; cy starts only once ada is done (a third at once would make most 3).
+    await Promise.all([gates[0]!.until(1), gates[1]!.until(1)]);
+    gates[0]!.open();
+    await gates[2]!.until(1);
+    expect(gates[1]!.waiting).toBe(1);
+    for (const gate of gates) gate.open();
+    expect((await result).output).toBe('done');
+    expect(most).toBe(2);
   });
 
   it("shows each worker of a later layer the task and only the previous layer's answers as typed turns", async () => {
@@ -84,10 +91,7 @@ describe('MixtureOfAgents', () => {
   it('has the aggregator answer the task itself from the last layer', async () => {
     const aggregator = scripted('agg', () => 'Jupiter is the largest planet.');
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: aggregator.agent,
       layers: 2,
     });
@@ -106,10 +110,7 @@ describe('MixtureOfAgents', () => {
 
   it('keeps every answer of every layer in the shared conversation', async () => {
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: scripted('agg', () => 'final').agent,
       layers: 2,
     });
@@ -147,6 +148,46 @@ describe('MixtureOfAgents', () => {
     expect(result.output).toBe('final');
   });
 
+  it('keeps the last layer anyone answered when a whole later layer fails', async () => {
+    const failsLater = (name: string) =>
+      scripted(name, (_r, i) => {
+        if (i > 0) throw new Error(`${name} is down`);
+        return `${name} 1`;
+      }).agent;
+    const aggregator = scripted('agg', () => 'final');
+    const result = await new MixtureOfAgents({
+      agents: [failsLater('ada'), failsLater('bob')],
+      aggregator: aggregator.agent,
+      layers: 2,
+    }).run(task);
+    expect(result.layers[1]).toEqual([
+      { agent: 'ada', error: 'ada is down' },
+      { agent: 'bob', error: 'bob is down' },
+    ]);
+    expect(aggregator.model.lastCall?.messages.slice(1, 3)).toEqual([
+      { role: 'user', name: 'ada', content: 'ada 1' },
+      { role: 'user', name: 'bob', content: 'bob 1' },
+    ]);
+    expect(result.output).toBe('final');
+  });
+
+  it('emits moa.layer with the counts of each layer', async () => {
+    const events: SwarmEvent[] = [];
+    const flaky = scripted('flaky', (_r, i) => {
+      if (i > 0) throw new Error('down');
+      return 'flaky 1';
+    }).agent;
+    await new MixtureOfAgents({
+      agents: [flaky, scripted('bob', () => 'bob').agent],
+      aggregator: scripted('agg', () => 'final').agent,
+      layers: 2,
+    }).run(task, { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'moa.layer')).toMatchObject([
+      { layer: 1, answered: 2, failed: 0 },
+      { layer: 2, answered: 1, failed: 1 },
+    ]);
+  });
+
   it('fails with NO_ANSWER when every worker fails', async () => {
     const broken = new Agent({
       name: 'broken',
@@ -163,10 +204,7 @@ describe('MixtureOfAgents', () => {
   it('answers from the latest layer when the budget stops it before the aggregator', async () => {
     const aggregator = scripted('agg', () => 'never');
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: aggregator.agent,
       layers: 2,
     });
@@ -176,14 +214,19 @@ describe('MixtureOfAgents', () => {
     expect(result).toMatchObject({ output: 'ada 2', interrupted: true, interruptionReason: 'budget:calls' });
     expect(aggregator.model.calls).toHaveLength(0);
     expect(result.llmCalls).toBe(4);
+    // The conversation holds the answers given, and no aggregator answer that never came.
+    expect(result.conversation.format('list')).toEqual([
+      `user: ${task}`,
+      'ada: ada 1',
+      'bob: bob 1',
+      'ada: ada 2',
+      'bob: bob 2',
+    ]);
   });
 
-  it('stops layering at the budget and answers from the last complete answers', async () => {
+  it('stops layering at the budget and answers from the answers the cut layer has', async () => {
     const moa = new MixtureOfAgents({
-      agents: [
-        scripted('ada', (_r, i) => `ada ${i + 1}`).agent,
-        scripted('bob', (_r, i) => `bob ${i + 1}`).agent,
-      ],
+      agents: adaAndBob(),
       aggregator: scripted('agg', () => 'never').agent,
       layers: 3,
     });

@@ -2,6 +2,8 @@ import {
   BaseTopology,
   type BudgetExceededError,
   Conversation,
+  concurrencyOption,
+  integerOption,
   type Member,
   type Message,
   mapSettled,
@@ -18,12 +20,13 @@ import {
   type BudgetReason,
   budgetStopIn,
   failure,
+  interruption,
   type MemberAnswer,
   type MemberFailure,
   noAnswer,
-  orBudgetStop,
+  writeUnlessStopped,
 } from './member-outcomes.js';
-import { integerOption, requireMember } from './options.js';
+import { requireMember } from './options.js';
 
 /** Options of a MixtureOfAgents. */
 export interface MixtureOfAgentsOptions {
@@ -75,7 +78,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
     this.agents = validateMembers(options.agents, owner, { option: 'agents', min: 1 });
     this.aggregator = requireMember(owner, 'aggregator', options.aggregator);
     this.layers = integerOption(owner, 'layers', options.layers, 3, 1);
-    this.maxWorkers = integerOption(owner, 'maxWorkers', options.maxWorkers, this.agents.length, 1);
+    this.maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
   }
 
   /** Runs the layers, then the aggregator; a failing worker is recorded and the others go on. */
@@ -104,26 +107,17 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
       }
       if (latest.length === 0) {
         if (budget) throw budget;
-        throw noAnswer(`MixtureOfAgents: every worker failed (${describeFailures(layers)}).`);
+        throw noAnswer(`MixtureOfAgents: every worker failed (${describeLayerFailures(layers)}).`);
       }
 
       // 2. Aggregate: the aggregator answers the task from the last answers. After a budget stop
       // there is no call left, so the first of the latest answers stands.
-      const aggregated = budget
-        ? { stop: budget }
-        : await orBudgetStop(() =>
-            runMember(
-              this.aggregator,
-              turnsFor(task, latest, memberName(this.aggregator), aggregatePrompt),
-              context,
-            ),
-          );
-      if ('stop' in aggregated) {
-        const interruptionReason = aggregated.stop.reason;
-        return { output: latest[0]!.output, layers, conversation, interrupted: true, interruptionReason };
-      }
-      conversation.add('assistant', aggregated.value.output, memberName(this.aggregator));
-      return { output: aggregated.value.output, layers, conversation, interrupted: false };
+      const aggregator = memberName(this.aggregator);
+      const final = await writeUnlessStopped(budget, latest[0]!.output, () =>
+        runMember(this.aggregator, turnsFor(task, latest, aggregator, aggregatePrompt), context),
+      );
+      if (!final.stop) conversation.add('assistant', final.output, aggregator);
+      return { output: final.output, layers, conversation, ...interruption(final.stop) };
     });
   }
 
@@ -161,6 +155,6 @@ function turnsFor(task: string, answers: MemberAnswer[], reader: string, instruc
   ];
 }
 
-function describeFailures(layers: LayerAnswer[][]): string {
+function describeLayerFailures(layers: LayerAnswer[][]): string {
   return (layers[0] ?? []).map((a) => ('error' in a ? `${a.agent}: ${a.error}` : a.agent)).join('; ');
 }

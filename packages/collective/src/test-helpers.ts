@@ -1,5 +1,5 @@
 import { Agent, type ModelRequest } from '@swarm/core';
-import { respond, ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
+import { Gate, respond, ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
 
 /** An agent whose every call is answered by `answer`, and the model that records what it received. */
 export function scripted(
@@ -52,4 +52,27 @@ export function offeredIds(request: ModelRequest): string[] {
     | { properties?: { ranking?: { items?: { enum?: string[] } } } }
     | undefined;
   return parameters?.properties?.ranking?.items?.enum ?? [];
+}
+
+/**
+ * Makes `count` concurrent calls finish in reverse order, without timings: each call's `hold(i)`
+ * waits until all `count` have started (so a run that does not start them together never gets
+ * past it), then call i returns only after call i + 1 has. `finished` records the order.
+ */
+export function reverseFinish(count: number) {
+  const start = new Gate();
+  const done = Array.from({ length: count }, () => new Gate());
+  const finished: number[] = [];
+  let started = 0;
+  return {
+    finished,
+    async hold(i: number): Promise<void> {
+      started += 1;
+      if (started === count) start.open();
+      await start.wait();
+      if (i + 1 < count) await done[i + 1]!.wait();
+      finished.push(i);
+      done[i]!.open();
+    },
+  };
 }
