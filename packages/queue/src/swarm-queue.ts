@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   AbortError,
   ConfigError,
@@ -89,18 +90,15 @@ export class SwarmQueue {
       throw new ConfigError('SwarmQueue.enqueue: jobId must be a non-empty string.');
     }
     await this.#listening();
-    if (options.jobId !== undefined) {
-      // Watch before adding, so that no event of the job can pass unseen.
-      const watch = this.#watch(options.jobId);
-      await this.#queue.add(topologyName, data, { ...this.#jobOptions, jobId: options.jobId });
-      await this.#settleIfFinished(watch);
-      return watch as unknown as SwarmJob<R>;
-    }
-    // Without a jobId, BullMQ picks one when adding; the job cannot finish before the worker's
-    // events reach our stream reader, which started before this add.
-    const job = await this.#queue.add(topologyName, data, this.#jobOptions);
-    const watch = this.#watch(String(job.id));
-    await this.#settleIfFinished(watch);
+    // Watch before adding, so that no event of the job can pass unseen.
+    const jobId = options.jobId ?? randomUUID();
+    const watch = this.#watch(jobId);
+    await this.#queue.add(topologyName, data, { ...this.#jobOptions, jobId }).catch((error: Error) => {
+      watch.fail(error);
+      throw error;
+    });
+    // A job given by id may have finished before (an idempotent re-enqueue): it sends no more events.
+    if (options.jobId !== undefined) await this.#settleIfFinished(watch);
     return watch as unknown as SwarmJob<R>;
   }
 
@@ -144,11 +142,19 @@ export class SwarmQueue {
       );
     }
     // All at once, in one round trip.
-    const added = await this.#queue.addBulk(
-      data.map((item) => ({ name: topologyName, data: item, opts: this.#jobOptions })),
-    );
-    const watches = added.map((job) => this.#watch(String(job.id)));
-    await Promise.all(watches.map((watch) => this.#settleIfFinished(watch)));
+    const watches = data.map(() => this.#watch(randomUUID()));
+    await this.#queue
+      .addBulk(
+        data.map((item, i) => ({
+          name: topologyName,
+          data: item,
+          opts: { ...this.#jobOptions, jobId: watches[i]!.id },
+        })),
+      )
+      .catch((error: Error) => {
+        for (const watch of watches) watch.fail(error);
+        throw error;
+      });
     return settle(watches as unknown as SwarmJob<R>[]);
   }
 
@@ -229,11 +235,13 @@ export class SwarmQueue {
 
   // A job that had already finished (an idempotent re-enqueue) sends no more events: read its state.
   async #settleIfFinished(watch: JobWatch<TopologyResult>): Promise<void> {
+    // The state first: a job read while still active has no return value yet.
+    const state = await this.#queue.getJobState(watch.id);
+    if (state !== 'completed' && state !== 'failed') return;
     const job = await this.#queue.getJob(watch.id);
     if (!job) return;
-    const state = await job.getState();
     if (state === 'completed') watch.complete(job.returnvalue);
-    else if (state === 'failed') watch.fail(decodeFailedReason(job.failedReason));
+    else watch.fail(decodeFailedReason(job.failedReason));
   }
 
   // One reader of the queue's event stream for every job of this producer, started from the

@@ -1,0 +1,183 @@
+// Real worker processes (the package's swarm-worker bin) on a real Redis: what a fleet guarantees.
+import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SwarmQueue } from './swarm-queue.js';
+import { startWorkerProcess, type WorkerProcess } from './test-fixtures/worker-process.js';
+import { type RedisServer, startRedisServer } from './testing/redis-server.js';
+
+let redis: RedisServer;
+const workers: WorkerProcess[] = [];
+const queues: SwarmQueue[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(queues.map((queue) => queue.close()));
+  await Promise.all(workers.map((worker) => worker.kill()));
+  await redis?.stop();
+});
+
+function queue(name: string, options: { attempts?: number } = {}): SwarmQueue {
+  const created = new SwarmQueue({
+    name,
+    connection: redis.url,
+    backoff: { type: 'fixed', delayMs: 20 },
+    ...options,
+  });
+  queues.push(created);
+  return created;
+}
+
+async function start(count: number, args: string[], env: (i: number) => Record<string, string> = () => ({})) {
+  const started = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      startWorkerProcess(['--redis', redis.url, ...args], { FIXTURE_WORKER: `w${i}`, ...env(i) }),
+    ),
+  );
+  workers.push(...started);
+  return started;
+}
+
+/** How many times the queue's event stream says each job completed, and how many stalls it saw. */
+async function streamCounts(name: string) {
+  const client = new Redis(redis.connection);
+  const entries = await client.xrange(`bull:${name}:events`, '-', '+');
+  await client.quit();
+  const completed = new Map<string, number>();
+  let stalled = 0;
+  for (const [, fields] of entries) {
+    const event = fields[fields.indexOf('event') + 1];
+    const jobId = fields[fields.indexOf('jobId') + 1] ?? '';
+    if (event === 'completed') completed.set(jobId, (completed.get(jobId) ?? 0) + 1);
+    if (event === 'stalled') stalled++;
+  }
+  return { completed, stalled };
+}
+
+describe('a fleet of worker processes', () => {
+  const fleet = 'fleet';
+  let fleetWorkers: WorkerProcess[];
+  beforeAll(async () => {
+    // Short locks so that a killed worker's jobs are taken over within seconds.
+    fleetWorkers = await start(
+      3,
+      ['--queue', fleet, '--concurrency', '4', '--lock-duration', '3000', '--stalled-interval', '1000'],
+      () => ({
+        FIXTURE_LATENCY_MS: '20',
+      }),
+    );
+  }, 60_000);
+
+  it('runs a batch of 200 tasks over 3 workers: every result once, in input order', async () => {
+    const tasks = Array.from({ length: 200 }, (_, i) => `task ${i}`);
+    const settled = await queue(fleet).batchedRun('echo', tasks);
+
+    const outputs = settled.map((s) =>
+      s.status === 'fulfilled' ? s.value.output : `failed: ${String(s.reason)}`,
+    );
+    outputs.forEach((output, i) => expect(output).toMatch(new RegExp(`^done: task ${i} \\(w\\d\\)$`)));
+    const byWorker = new Set(outputs.map((output) => /\((w\d)\)$/.exec(output)?.[1]));
+    expect(byWorker).toEqual(new Set(['w0', 'w1', 'w2']));
+    const { completed } = await streamCounts(fleet);
+    expect(completed.size).toBe(200);
+    expect([...completed.values()].every((count) => count === 1)).toBe(true);
+  }, 60_000);
+
+  it('loses nothing when a worker is SIGKILLed mid-batch: its jobs are taken over and stored once', async () => {
+    const producer = queue(fleet);
+    const before = (await streamCounts(fleet)).completed.size;
+    const tasks = Array.from({ length: 120 }, (_, i) => `kill-batch ${i}`);
+    const batch = producer.batchedRun('echo', tasks);
+    // Kill w0 once the batch is well under way, while it holds jobs.
+    while (((await producer.counts()).completed ?? 0) < before + 30)
+      await new Promise((r) => setTimeout(r, 20));
+    await fleetWorkers[0]!.kill('SIGKILL');
+    const settled = await batch;
+
+    const outputs = settled.map((s) =>
+      s.status === 'fulfilled' ? s.value.output : `failed: ${String(s.reason)}`,
+    );
+    outputs.forEach((output, i) => expect(output).toMatch(new RegExp(`^done: kill-batch ${i} \\(w\\d\\)$`)));
+    const { completed, stalled } = await streamCounts(fleet);
+    expect(stalled).toBeGreaterThan(0);
+    expect(completed.size).toBe(before + 120);
+    expect([...completed.values()].every((count) => count === 1)).toBe(true);
+  }, 60_000);
+});
+
+describe('worker processes calling a provider', () => {
+  let mock: MockProviderServer;
+  const arrivals: number[] = [];
+  beforeAll(async () => {
+    mock = await mockProviderServer({
+      handler: () => {
+        arrivals.push(Date.now());
+        return { text: 'ok' };
+      },
+    });
+    await start(2, ['--queue', 'limited', '--concurrency', '4', '--rate-limit', '5/1000'], () => ({
+      FIXTURE_MOCK_URL: mock.openaiBaseURL,
+    }));
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('holds the rate limit across workers: at most 5 requests a second at the provider', async () => {
+    arrivals.length = 0;
+    const tasks = Array.from({ length: 15 }, (_, i) => `limited ${i}`);
+    const settled = await queue('limited').batchedRun('provider', tasks);
+
+    expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
+    expect(arrivals).toHaveLength(15);
+    // BullMQ counts jobs as they start; the provider sees each a few milliseconds later, so allow
+    // that much jitter: without a shared limit, the sixth request would come right after the first.
+    const first = arrivals[0]!;
+    for (let i = 0; i + 5 < arrivals.length; i++) {
+      expect(arrivals[i + 5]! - arrivals[i]!).toBeGreaterThanOrEqual(800);
+    }
+    // Eight job slots and an instant provider would take well under a second without the limit.
+    expect(arrivals.at(-1)! - first).toBeGreaterThanOrEqual(1_800);
+  }, 30_000);
+
+  it('retries a 429 from the provider on another attempt, and the run succeeds', async () => {
+    const before = mock.requests.length;
+    mock.enqueue({ fault: 'rate-limit', retryAfterMs: 10 }, { text: 'Answered after a 429.' });
+    const result = await (await queue('limited').enqueue('provider', 'please')).result();
+
+    expect(result.output).toBe('Answered after a 429.');
+    expect(mock.requests.length - before).toBe(2);
+  }, 30_000);
+});
+
+describe('a handoff session shared by two worker processes', () => {
+  beforeAll(async () => {
+    // One worker per queue, so the producer decides which worker takes each turn.
+    await Promise.all([
+      start(1, ['--queue', 'sessions-a'], () => ({ FIXTURE_REDIS_URL: redis.url, FIXTURE_WORKER: 'A' })),
+      start(1, ['--queue', 'sessions-b'], () => ({ FIXTURE_REDIS_URL: redis.url, FIXTURE_WORKER: 'B' })),
+    ]);
+  }, 60_000);
+
+  it('keeps every turn of a conversation continued alternately by the two workers', async () => {
+    const [a, b] = [queue('sessions-a'), queue('sessions-b')];
+    const answers: string[] = [];
+    for (let turn = 1; turn <= 6; turn++) {
+      const producer = turn % 2 === 1 ? a : b;
+      const result = await (
+        await producer.enqueue('session', `message ${turn}`, { sessionId: 'conv-9' })
+      ).result();
+      answers.push(result.output);
+    }
+    expect(answers).toEqual([
+      'A saw 1 messages',
+      'B saw 2 messages',
+      'A saw 3 messages',
+      'B saw 4 messages',
+      'A saw 5 messages',
+      'B saw 6 messages',
+    ]);
+  }, 60_000);
+});
