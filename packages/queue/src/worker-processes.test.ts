@@ -77,7 +77,8 @@ describe('a fleet of worker processes', () => {
     const outputs = settled.map((s) =>
       s.status === 'fulfilled' ? s.value.output : `failed: ${String(s.reason)}`,
     );
-    outputs.forEach((output, i) => expect(output).toMatch(new RegExp(`^done: task ${i} \\(w\\d\\)$`)));
+    for (const [i, output] of outputs.entries())
+      expect(output).toMatch(new RegExp(`^done: task ${i} \\(w\\d\\)$`));
     const byWorker = new Set(outputs.map((output) => /\((w\d)\)$/.exec(output)?.[1]));
     expect(byWorker).toEqual(new Set(['w0', 'w1', 'w2']));
     const { completed } = await streamCounts(fleet);
@@ -99,7 +100,8 @@ describe('a fleet of worker processes', () => {
     const outputs = settled.map((s) =>
       s.status === 'fulfilled' ? s.value.output : `failed: ${String(s.reason)}`,
     );
-    outputs.forEach((output, i) => expect(output).toMatch(new RegExp(`^done: kill-batch ${i} \\(w\\d\\)$`)));
+    for (const [i, output] of outputs.entries())
+      expect(output).toMatch(new RegExp(`^done: kill-batch ${i} \\(w\\d\\)$`));
     const { completed, stalled } = await streamCounts(fleet);
     expect(stalled).toBeGreaterThan(0);
     expect(completed.size).toBe(before + 120);
