@@ -183,3 +183,20 @@ describe('a handoff session shared by two worker processes', () => {
     ]);
   }, 60_000);
 });
+
+describe('stopping a worker process', () => {
+  it('on SIGTERM finishes its running job, stores the result, takes no new job and exits 0', async () => {
+    const [worker] = await start(1, ['--queue', 'drain'], () => ({ FIXTURE_LATENCY_MS: '1500' }));
+    const producer = queue('drain');
+    const running = await producer.enqueue('echo', 'almost done');
+    while (((await producer.counts()).active ?? 0) < 1) await new Promise((r) => setTimeout(r, 20));
+
+    await worker!.kill('SIGTERM');
+
+    expect(await worker!.exited).toBe(0);
+    expect(worker!.output()).toContain('SIGTERM, finishing running jobs');
+    expect((await running.result()).output).toBe('done: almost done (w0)');
+    await producer.enqueue('echo', 'after the worker left');
+    expect(await producer.counts()).toMatchObject({ waiting: 1, active: 0, completed: 1 });
+  }, 60_000);
+});

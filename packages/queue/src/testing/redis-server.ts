@@ -21,6 +21,8 @@ export interface RedisServer {
   readonly url: string;
   /** `{ host, port }`, ready to pass as `connection` to `SwarmQueue`, `createWorker` and `RedisSessionStore`. */
   readonly connection: { host: string; port: number };
+  /** Its throwaway data directory (removed by `stop()`). */
+  readonly dir: string;
   /** Kills the server and removes its data directory. */
   stop(): Promise<void>;
 }
@@ -65,7 +67,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw stderr ? new Error(`${(error as Error).message}\n${stderr}`) : error;
   }
   const host = '127.0.0.1';
-  return { host, port, url: `redis://${host}:${port}`, connection: { host, port }, stop };
+  return { host, port, url: `redis://${host}:${port}`, connection: { host, port }, dir, stop };
 }
 
 async function freePort(): Promise<number> {
