@@ -91,6 +91,20 @@ describe('SwarmQueue and createWorker', () => {
     expect(trace.map((event) => event.type)).toContain('model.response');
   });
 
+  it('keeps only as many finished jobs as keepJobs says', async () => {
+    const model = new ScriptedModel([], { fallback: respond(() => 'ok') });
+    const name = `q${++queueCount}`;
+    const queue = new SwarmQueue({ name, connection: redis.connection, keepJobs: { completed: 2 } });
+    open.push(
+      createWorker({ name, connection: redis.connection, topologies: { helpdesk: desk(model) } }),
+      queue,
+    );
+
+    await queue.batchedRun('helpdesk', ['a', 'b', 'c', 'd', 'e'], { concurrency: 1 });
+
+    expect(await queue.counts()).toMatchObject({ completed: 2 });
+  });
+
   it('enqueues idempotently with a jobId: the second enqueue returns the same run', async () => {
     const model = new ScriptedModel([], {
       fallback: respond((req) => `Answer ${lastUserText(req.messages)}`),

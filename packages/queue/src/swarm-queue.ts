@@ -24,6 +24,11 @@ export interface SwarmQueueOptions {
   attempts?: number;
   /** Backoff between those attempts: exponential from `delayMs` (default 1,000), or fixed. */
   backoff?: { type: 'exponential' | 'fixed'; delayMs: number };
+  /**
+   * How many finished jobs Redis keeps (default: all, BullMQ's default). An idempotent `jobId`
+   * holds only while its job is kept.
+   */
+  keepJobs?: { completed?: number; failed?: number };
 }
 
 /** Options of `queue.enqueue`. */
@@ -72,7 +77,18 @@ export class SwarmQueue {
         `SwarmQueue: backoff must be { type: 'exponential' | 'fixed', delayMs >= 0 } (got ${JSON.stringify(backoff)}).`,
       );
     }
-    this.#jobOptions = { attempts, backoff: { type: backoff.type, delay: backoff.delayMs } };
+    const keep = options.keepJobs ?? {};
+    for (const [state, count] of Object.entries(keep)) {
+      if (count !== undefined && (!Number.isInteger(count) || count < 0)) {
+        throw new ConfigError(`SwarmQueue: keepJobs.${state} must be an integer >= 0 (got ${count}).`);
+      }
+    }
+    this.#jobOptions = {
+      attempts,
+      backoff: { type: backoff.type, delay: backoff.delayMs },
+      ...(keep.completed !== undefined && { removeOnComplete: { count: keep.completed } }),
+      ...(keep.failed !== undefined && { removeOnFail: { count: keep.failed } }),
+    };
     this.#queue = new Queue(this.name, { connection: this.#connection });
   }
 
