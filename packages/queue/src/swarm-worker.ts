@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { errorMessage } from '@swarm/core';
 import { createWorker } from './create-worker.js';
-import { loadTopologies, parseWorkerArgs } from './worker-cli.js';
+import { loadTopologies, parseWorkerArgs, workerUsage } from './worker-cli.js';
 
 // `swarm-worker <module> --queue <name>`: one worker process; scale out by starting more.
 async function main(): Promise<void> {
-  const command = parseWorkerArgs(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${workerUsage}\n`);
+    return;
+  }
+  const command = parseWorkerArgs(args);
   const topologies = await loadTopologies(command.module);
   const worker = createWorker({ ...command.options, topologies });
   let stopping = false;
