@@ -108,14 +108,14 @@ export class SwarmQueue {
     await this.#listening();
     // Watch before adding, so that no event of the job can pass unseen.
     const jobId = options.jobId ?? randomUUID();
-    const watch = this.#watch(jobId);
+    const watch = this.#watch<R>(jobId);
     await this.#queue.add(topologyName, data, { ...this.#jobOptions, jobId }).catch((error: Error) => {
       watch.fail(error);
       throw error;
     });
     // A job given by id may have finished before (an idempotent re-enqueue): it sends no more events.
     if (options.jobId !== undefined) await this.#settleIfFinished(watch);
-    return watch as unknown as SwarmJob<R>;
+    return watch;
   }
 
   /**
@@ -158,7 +158,7 @@ export class SwarmQueue {
       );
     }
     // All at once, in one round trip.
-    const watches = data.map(() => this.#watch(randomUUID()));
+    const watches = data.map(() => this.#watch<R>(randomUUID()));
     await this.#queue
       .addBulk(
         data.map((item, i) => ({
@@ -171,7 +171,7 @@ export class SwarmQueue {
         for (const watch of watches) watch.fail(error);
         throw error;
       });
-    return settle(watches as unknown as SwarmJob<R>[]);
+    return settle(watches);
   }
 
   /** Counts of the queue's jobs by state (waiting, active, completed, failed, delayed). */
@@ -231,8 +231,9 @@ export class SwarmQueue {
     };
   }
 
-  #watch(id: string): JobWatch<TopologyResult> {
-    const watch = new JobWatch<TopologyResult>(id);
+  #watch<R extends TopologyResult>(id: string): JobWatch<R> {
+    // Stored untyped: the stream hands back whatever the worker's topology returned.
+    const watch = new JobWatch<R>(id) as unknown as JobWatch<TopologyResult>;
     const watches = this.#watches.get(id) ?? new Set();
     this.#watches.set(id, watches);
     watches.add(watch);
@@ -240,7 +241,7 @@ export class SwarmQueue {
       () => this.#unwatch(watch),
       () => this.#unwatch(watch),
     );
-    return watch;
+    return watch as unknown as JobWatch<R>;
   }
 
   #unwatch(watch: JobWatch<TopologyResult>): void {
@@ -250,13 +251,13 @@ export class SwarmQueue {
   }
 
   // A job that had already finished (an idempotent re-enqueue) sends no more events: read its state.
-  async #settleIfFinished(watch: JobWatch<TopologyResult>): Promise<void> {
+  async #settleIfFinished<R extends TopologyResult>(watch: JobWatch<R>): Promise<void> {
     // The state first: a job read while still active has no return value yet.
     const state = await this.#queue.getJobState(watch.id);
     if (state !== 'completed' && state !== 'failed') return;
     const job = await this.#queue.getJob(watch.id);
     if (!job) return;
-    if (state === 'completed') watch.complete(job.returnvalue);
+    if (state === 'completed') watch.complete(job.returnvalue as R);
     else watch.fail(decodeFailedReason(job.failedReason));
   }
 
