@@ -1,4 +1,5 @@
 import {
+  AbortError,
   Agent,
   BudgetExceededError,
   ConfigError,
@@ -51,6 +52,12 @@ function setup(topologies: Record<string, Topology>, queueOptions: { attempts?: 
   const worker: SwarmWorker = createWorker({ name, connection: redis.url, topologies, concurrency: 4 });
   open.push(worker, queue);
   return { queue, worker };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
 }
 
 /** A topology that counts its runs and fails each with `error`. */
@@ -180,10 +187,14 @@ describe('SwarmQueue and createWorker', () => {
       runOptions: { budget: { maxCalls: 1 } },
     });
     const error = await job.result().catch((e: unknown) => e);
+    const trace = await collect(job.events());
 
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error).toMatchObject({ code: 'BUDGET_EXCEEDED', reason: 'budget:calls' });
     expect(model.calls).toHaveLength(1);
+    // The trace reaches the producer closed, with the error's code.
+    expect(trace[0]?.type).toBe('run.start');
+    expect(trace.at(-1)).toMatchObject({ type: 'run.error', code: 'BUDGET_EXCEEDED' });
   });
 
   it('passes sessionId to the topology run', async () => {
@@ -241,6 +252,16 @@ describe('SwarmQueue and createWorker', () => {
         failed?.status === 'rejected' && SwarmError.isInstance(failed.reason) && failed.reason.code,
       ).toBe('MODEL');
     }
+  });
+
+  it('rejects results not received yet with an AbortError when the producer closes', async () => {
+    const queue = new SwarmQueue({ name: `q${++queueCount}`, connection: redis.connection });
+    const job = await queue.enqueue('helpdesk', 'nobody will take this');
+
+    await queue.close();
+
+    await expect(job.result()).rejects.toBeInstanceOf(AbortError);
+    expect([...(await collect(job.events()))]).toEqual([]);
   });
 
   it('rejects bad options with a ConfigError naming the option', () => {
