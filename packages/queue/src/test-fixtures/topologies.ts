@@ -16,7 +16,13 @@ const echo = new ScriptedModel([], {
 const team = (model: ScriptedModel | ReturnType<typeof openaiModel>) =>
   Team.swarm({ agents: { desk: new Agent({ name: 'desk', model }) }, entryAgent: 'desk' });
 
-const topologies: Record<string, Topology> = { echo: team(echo) };
+// Takes a second and a half: long enough to stop a worker in the middle of it.
+const slow = new ScriptedModel([], {
+  latencyMs: 1500,
+  fallback: respond((request) => `done: ${userTurns(request.messages).at(-1)?.content} (${worker})`),
+});
+
+const topologies: Record<string, Topology> = { echo: team(echo), slow: team(slow) };
 
 if (process.env.FIXTURE_MOCK_URL) {
   const model = openaiModel('mock-model', {

@@ -60,8 +60,8 @@ export async function startWorkerProcess(
       ready,
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`swarm-worker was not ready within 30 s:\n${output}`)),
-          30_000,
+          () => reject(new Error(`swarm-worker was not ready within 90 s:\n${output}`)),
+          90_000,
         );
       }),
     ]);
