@@ -36,7 +36,7 @@ beforeAll(async () => {
         FIXTURE_LATENCY_MS: '20',
       }),
     ),
-    start(2, ['--queue', 'limited', '--concurrency', '4', '--rate-limit', '5/2000'], () => ({
+    start(2, ['--queue', 'limited', '--concurrency', '4', '--rate-limit', '5/4000'], () => ({
       FIXTURE_MOCK_URL: mock.openaiBaseURL,
     })),
     // One worker per queue, so the producer decides which worker takes each turn of a session.
@@ -131,7 +131,7 @@ describe('a fleet of worker processes', () => {
 });
 
 describe('worker processes calling a provider', () => {
-  it('holds the rate limit across workers: at most 5 requests per 2 seconds at the provider', async () => {
+  it('holds the rate limit across workers: at most 5 requests per 4 seconds at the provider', async () => {
     arrivals.length = 0;
     const tasks = Array.from({ length: 10 }, (_, i) => `limited ${i}`);
     const settled = await queue('limited').batchedRun('provider', tasks);
@@ -139,10 +139,10 @@ describe('worker processes calling a provider', () => {
     expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
     expect(arrivals).toHaveLength(10);
     // Two workers with four job slots each: without a limit shared between them, all ten requests
-    // would arrive together. Shared, the sixth comes a window (2 s) after the first, less the time a
-    // request may take to get through a loaded machine.
+    // would arrive together. Shared, the sixth comes a window (4 s) after the first, less the time
+    // a request may take to get through a badly loaded machine (up to 2 s).
     for (let i = 0; i + 5 < arrivals.length; i++) {
-      expect(arrivals[i + 5]! - arrivals[i]!).toBeGreaterThanOrEqual(1_500);
+      expect(arrivals[i + 5]! - arrivals[i]!).toBeGreaterThanOrEqual(2_000);
     }
   }, 30_000);
 
