@@ -1,0 +1,187 @@
+import {
+  ConfigError,
+  describeZodError,
+  type RunOptions,
+  SwarmError,
+  type SwarmEvent,
+  type Topology,
+  type TopologyResult,
+} from '@swarm/core';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
+import { type SwarmJobData, swarmJobDataSchema } from './job-data.js';
+import { encodeFailedReason } from './serialized-error.js';
+
+/** A rate limit every worker of the queue shares: at most `max` jobs started per `perMs` milliseconds. */
+export interface RateLimit {
+  max: number;
+  perMs: number;
+}
+
+/** Options of `createWorker`. */
+export interface SwarmWorkerOptions {
+  /** The queue's name, as the producers' `SwarmQueue` has it. */
+  name: string;
+  /** Where Redis is. */
+  connection: RedisConnection;
+  /** The topologies this worker runs, by the name producers enqueue them under. */
+  topologies: Record<string, Topology>;
+  /** Jobs this worker runs at once (default 1). */
+  concurrency?: number;
+  /**
+   * Held across every worker of the queue, on every machine (BullMQ's limiter): give all of them
+   * the same value.
+   */
+  rateLimit?: RateLimit;
+  /** Publishes each run's events as job progress, for `job.events()` (default true). */
+  events?: boolean;
+  /**
+   * How long a job's lock lasts without renewal (default 30,000 ms): a worker that dies mid-job
+   * loses its jobs to other workers once it expires.
+   */
+  lockDurationMs?: number;
+  /** How often workers look for jobs whose worker died (default 30,000 ms). */
+  stalledIntervalMs?: number;
+  /** Times a job may be taken over from a dead worker before it fails (default 2). */
+  maxStalledCount?: number;
+  /** Called with errors of the worker itself (Redis connection trouble); default: written to stderr. */
+  onError?: (error: Error) => void;
+}
+
+/** A running worker: takes jobs of its queue and runs them with its topologies until closed. */
+export interface SwarmWorker {
+  readonly name: string;
+  /** Resolves once the worker is connected and taking jobs. */
+  ready(): Promise<void>;
+  /** Stops taking jobs, lets the running ones finish and store their results, then disconnects. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a worker for the queue `name`: it runs each job's task with the named topology, retries
+ * (with the queue's backoff) only runs that failed with a retryable `ModelError`, and shares the
+ * rate limit with every other worker. Start as many as you like, on any machine.
+ */
+export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
+  if (typeof options !== 'object' || options === null)
+    throw new ConfigError('createWorker: options are required.');
+  const name = checkQueueName(options.name, 'createWorker');
+  const connection = redisOptions(options.connection, 'createWorker');
+  const topologies = checkTopologies(options.topologies);
+  const concurrency = positiveInteger(options.concurrency ?? 1, 'concurrency');
+  const lockDuration = positiveInteger(options.lockDurationMs ?? 30_000, 'lockDurationMs');
+  const stalledInterval = positiveInteger(options.stalledIntervalMs ?? 30_000, 'stalledIntervalMs');
+  const maxStalledCount = positiveInteger(options.maxStalledCount ?? 2, 'maxStalledCount');
+  const limiter = options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit);
+  const publish = options.events ?? true;
+  const onError =
+    options.onError ?? ((error: Error) => process.stderr.write(`swarm worker "${name}": ${error.message}\n`));
+
+  const processor = async (job: Job<SwarmJobData, TopologyResult>, _token?: string, signal?: AbortSignal) => {
+    let published: Promise<unknown> = Promise.resolve();
+    try {
+      const data = readJobData(job.data);
+      const topology = topologies[data.topology];
+      if (!topology) {
+        throw new ConfigError(
+          `swarm worker "${name}": no topology named "${data.topology}" (this worker runs: ${Object.keys(topologies).join(', ')}).`,
+        );
+      }
+      const runOptions = {
+        ...(data.runOptions ?? {}),
+        ...(data.sessionId !== undefined ? { sessionId: data.sessionId } : {}),
+        ...(signal ? { signal } : {}),
+        ...(publish
+          ? {
+              onEvent: (event: SwarmEvent) => {
+                // In order, one after another; the result is stored only once all are out.
+                published = published.then(() => job.updateProgress(event));
+              },
+            }
+          : {}),
+      } as RunOptions;
+      const result = await topology.run(data.task, runOptions);
+      await published;
+      return result;
+    } catch (error) {
+      await published.catch(() => undefined);
+      throw forBullMQ(error);
+    }
+  };
+
+  const worker = new Worker<SwarmJobData, TopologyResult>(name, processor, {
+    connection: { ...connection, maxRetriesPerRequest: null },
+    concurrency,
+    lockDuration,
+    stalledInterval,
+    maxStalledCount,
+    ...(limiter ? { limiter } : {}),
+  });
+  worker.on('error', onError);
+
+  let closing: Promise<void> | undefined;
+  return {
+    name,
+    ready: () => worker.waitUntilReady().then(() => undefined),
+    close: () => {
+      closing ??= worker.close();
+      return closing;
+    },
+  };
+}
+
+// Only a retryable model error (a rate limit, a server error, a timeout) is worth another attempt;
+// everything else (bad config, a budget stop, a bug) would fail the same way again.
+function forBullMQ(error: unknown): Error {
+  const reason = encodeFailedReason(error);
+  const retryable =
+    SwarmError.isInstance(error) &&
+    error.code === 'MODEL' &&
+    (error as { retryable?: unknown }).retryable === true;
+  return retryable ? new Error(reason) : new UnrecoverableError(reason);
+}
+
+function readJobData(data: unknown): SwarmJobData {
+  const parsed = swarmJobDataSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new ConfigError(`swarm worker: the job is not a swarm run (${describeZodError(parsed.error)}).`, {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data as SwarmJobData;
+}
+
+function checkTopologies(topologies: unknown): Record<string, Topology> {
+  if (typeof topologies !== 'object' || topologies === null || Object.keys(topologies).length === 0) {
+    throw new ConfigError('createWorker: topologies must be an object of one or more { name: Topology }.');
+  }
+  for (const [key, topology] of Object.entries(topologies)) {
+    if (typeof (topology as Partial<Topology> | null)?.run !== 'function') {
+      throw new ConfigError(`createWorker: topologies.${key} is not a topology (it has no run method).`);
+    }
+  }
+  return topologies as Record<string, Topology>;
+}
+
+function checkRateLimit(rateLimit: RateLimit): { max: number; duration: number } {
+  if (
+    typeof rateLimit !== 'object' ||
+    rateLimit === null ||
+    !Number.isInteger(rateLimit.max) ||
+    rateLimit.max < 1 ||
+    !Number.isInteger(rateLimit.perMs) ||
+    rateLimit.perMs < 1
+  ) {
+    throw new ConfigError(
+      `createWorker: rateLimit must be { max, perMs } with integers >= 1 (got ${JSON.stringify(rateLimit)}).`,
+    );
+  }
+  return { max: rateLimit.max, duration: rateLimit.perMs };
+}
+
+function positiveInteger(value: number, option: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ConfigError(`createWorker: ${option} must be an integer >= 1 (got ${value}).`);
+  }
+  return value;
+}

@@ -1,0 +1,23 @@
+export type { RedisConnection } from './connection.js';
+export { createWorker, type RateLimit, type SwarmWorker, type SwarmWorkerOptions } from './create-worker.js';
+export type { QueuedRunOptions, SwarmJobData } from './job-data.js';
+export {
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+  type StoredSession,
+} from './redis-session-store.js';
+export {
+  decodeFailedReason,
+  encodeFailedReason,
+  rebuildError,
+  type SerializedError,
+  serializeError,
+} from './serialized-error.js';
+export { SessionConflictError } from './session-conflict-error.js';
+export type { SwarmJob } from './swarm-job.js';
+export {
+  type BatchedRunOptions,
+  type EnqueueOptions,
+  SwarmQueue,
+  type SwarmQueueOptions,
+} from './swarm-queue.js';

@@ -1,0 +1,86 @@
+import type { SwarmEvent, TopologyResult } from '@swarm/core';
+
+/**
+ * A run enqueued on a `SwarmQueue`: its job id, its result once a worker has finished it, and its
+ * trace as the worker publishes it.
+ */
+export interface SwarmJob<R extends TopologyResult = TopologyResult> {
+  /** The BullMQ job id (the `jobId` given to `enqueue`, or one BullMQ chose). */
+  readonly id: string;
+  /**
+   * The topology's result, or a rejection with the worker's error rebuilt as the same `SwarmError`
+   * subclass and code (after the retries a retryable error is given).
+   */
+  result(): Promise<R>;
+  /**
+   * The run's events from the moment it was enqueued, in order, ending when the job finishes. A
+   * retried job shows each attempt (each opens with `run.start`). Iterate as many times as you like.
+   */
+  events(): AsyncIterable<SwarmEvent>;
+}
+
+/** The producer-side state of one job: events seen so far and how it ended. Fed by the queue's event stream. */
+export class JobWatch<R extends TopologyResult> implements SwarmJob<R> {
+  readonly id: string;
+  readonly #events: SwarmEvent[] = [];
+  readonly #wakers = new Set<() => void>();
+  readonly #result: Promise<R>;
+  #settled = false;
+  #resolve!: (value: R) => void;
+  #reject!: (error: Error) => void;
+
+  constructor(id: string) {
+    this.id = id;
+    this.#result = new Promise<R>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // result() may never be called (a caller reading events only): keep an unobserved failure quiet.
+    this.#result.catch(() => undefined);
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  result(): Promise<R> {
+    return this.#result;
+  }
+
+  async *events(): AsyncIterable<SwarmEvent> {
+    let index = 0;
+    while (true) {
+      while (index < this.#events.length) yield this.#events[index++]!;
+      if (this.#settled) return;
+      await new Promise<void>((wake) => this.#wakers.add(wake));
+    }
+  }
+
+  /** A trace event the worker published (as job progress). */
+  event(event: SwarmEvent): void {
+    if (this.#settled) return;
+    this.#events.push(event);
+    this.#wake();
+  }
+
+  complete(value: R): void {
+    if (this.#settle()) this.#resolve(value);
+  }
+
+  fail(error: Error): void {
+    if (this.#settle()) this.#reject(error);
+  }
+
+  #settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#wake();
+    return true;
+  }
+
+  #wake(): void {
+    const wakers = [...this.#wakers];
+    this.#wakers.clear();
+    for (const wake of wakers) wake();
+  }
+}

@@ -1,0 +1,1 @@
+export { type RedisServer, type RedisServerOptions, startRedisServer } from './redis-server.js';
