@@ -13,7 +13,6 @@ export {
   type SerializedError,
   serializeError,
 } from './serialized-error.js';
-export { SessionConflictError } from './session-conflict-error.js';
 export type { SwarmJob } from './swarm-job.js';
 export {
   type BatchedRunOptions,

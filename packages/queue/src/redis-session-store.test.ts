@@ -1,10 +1,9 @@
-import { Agent, ConfigError } from '@swarm/core';
+import { Agent, ConfigError, SessionConflictError } from '@swarm/core';
 import { Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import { type HistoryItem, historyItemSchema, type SessionStore, Team } from '@swarm/handoff';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisSessionStore } from './redis-session-store.js';
-import { SessionConflictError } from './session-conflict-error.js';
 import { type RedisServer, startRedisServer } from './testing/redis-server.js';
 
 let redis: RedisServer;

@@ -1,8 +1,7 @@
-import { ConfigError, describeZodError } from '@swarm/core';
+import { ConfigError, describeZodError, SessionConflictError } from '@swarm/core';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { type RedisConnection, type RedisOptions, redisOptions } from './connection.js';
-import { SessionConflictError } from './session-conflict-error.js';
 
 /**
  * One conversation as a session store keeps it: the thread and the agent that answered last (the
