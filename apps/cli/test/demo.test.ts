@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mockProviderServer } from '@swarm/core/testing';
+import { type MockHandler, mockProviderServer } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { cooperativeModel, swarm } from './swarm-process.js';
 
@@ -13,7 +13,7 @@ async function demoTypes(): Promise<string[]> {
   return [...ran.stdout.matchAll(/^(\w+) {2}\(/gm)].map((m) => m[1]!).filter((t) => t !== 'AutoSwarmBuilder');
 }
 
-async function demoAgainst(handler: Parameters<typeof mockProviderServer>[0]['handler'], out: string) {
+async function demoAgainst(handler: MockHandler, out: string) {
   const server = await mockProviderServer({ handler });
   try {
     const ran = await swarm(['demo', '--out', out], {
