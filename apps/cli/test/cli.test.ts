@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SwarmEvent } from '@swarm/core';
 import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cooperativeModel, specsDir, swarm } from './swarm-process.js';
+import { cooperativeModel, run, specsDir, swarm, swarmBin } from './swarm-process.js';
 
 let server: MockProviderServer;
 let env: Record<string, string>;
@@ -55,6 +55,20 @@ describe('swarm run', () => {
     const last = server.requests.at(-1)?.body.messages as { content: string }[];
     expect(last.at(-1)?.content).toBe('How do I file corporate taxes?');
   });
+
+  it.runIf(existsSync('/usr/bin/script'))(
+    'shows live progress on stderr when it is a terminal (a pseudo-terminal from util-linux script)',
+    async () => {
+      const command = [process.execPath, swarmBin, 'run', join(specsDir, 'sequential-workflow.yaml')]
+        .map((a) => `'${a}'`)
+        .join(' ');
+      const ran = await run('/usr/bin/script', ['-qec', command, '/dev/null'], env);
+      expect(ran.code).toBe(0);
+      // The status line is drawn, redrawn as calls complete, and cleared before the answer.
+      expect(ran.stdout).toMatch(/\r\x1b\[2K. \d+\.\ds · 1 call\(s\) · \d+ tokens · \w+/);
+      expect(ran.stdout).toMatch(/\r\x1b\[2K\r?\n?answer \d+\r?\n$/);
+    },
+  );
 
   it('says how to configure a model when none is set, and exits non-zero', async () => {
     const ran = await swarm(['run', join(specsDir, 'forest.yaml')], {});
