@@ -23,6 +23,7 @@ describe('progress', () => {
     live.onEvent(event('model.response', { agent: 'writer', usage: { totalTokens: 1200 } }));
     live.onEvent(event('model.request', { agent: 'critic' }));
     live.onEvent(event('model.response', { agent: 'critic', usage: { totalTokens: 34 } }));
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence
     expect(writes.at(-1)).toMatch(/^\r\x1b\[2K. \d+\.\ds · 2 call\(s\) · 1,234 tokens · critic$/);
     const drawn = writes.length;
     vi.advanceTimersByTime(1000);

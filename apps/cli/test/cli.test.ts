@@ -65,7 +65,9 @@ describe('swarm run', () => {
       const ran = await run('/usr/bin/script', ['-qec', command, '/dev/null'], env);
       expect(ran.code).toBe(0);
       // The status line is drawn, redrawn as calls complete, and cleared before the answer.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence
       expect(ran.stdout).toMatch(/\r\x1b\[2K. \d+\.\ds · 1 call\(s\) · \d+ tokens · \w+/);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence
       expect(ran.stdout).toMatch(/\r\x1b\[2K\r?\n?answer \d+\r?\n$/);
     },
   );
