@@ -176,14 +176,18 @@ describe('the HTML report, in a real browser', () => {
       htmlReport({
         title: attack,
         task: attack,
-        result: { output: attack, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, llmCalls: 1 },
+        result: {
+          output: attack,
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, cachedTokens: 0, reasoningTokens: 0 },
+          llmCalls: 1,
+        },
         events: [],
       }),
     );
     const page = await browser.newPage();
     await page.goto(pathToFileURL(path).href);
-    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
-    expect(await page.evaluate(() => document.scripts.length + document.images.length)).toBe(0);
+    expect(await page.evaluate('typeof window.pwned')).toBe('undefined');
+    expect(await page.evaluate('document.scripts.length + document.images.length')).toBe(0);
     expect(await page.locator('[data-task]').textContent()).toBe(attack);
     expect(await page.locator('[data-output]').textContent()).toBe(attack);
     expect(await page.title()).toBe(attack);

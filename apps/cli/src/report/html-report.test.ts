@@ -5,7 +5,7 @@ import { htmlReport, maxTableRows } from './html-report.js';
 const at = '2026-01-01T00:00:00.000Z';
 const ev = (type: string, runId: string, fields: Record<string, unknown> = {}): SwarmEvent =>
   ({ type, runId, at, topology: 'T', ...fields }) as SwarmEvent;
-const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, cachedTokens: 0, reasoningTokens: 0 };
 const attack = '<script>window.pwned = 1</script><img src=x onerror="pwned=2">';
 
 describe('htmlReport', () => {
