@@ -48,7 +48,7 @@ describe('htmlReport', () => {
     );
     // Each run's <li> holds its children's <ul>: outer ( middle ( inner ) sibling ).
     const shape = runs
-      .replace(/<span class="node" data-run="(\w+)"[^]*?<\/span><\/span>/g, '$1')
+      .replace(/<span class="node" data-run="(\w+)"[\s\S]*?<\/span><\/span>/g, '$1')
       .replace(/<ul class="tree">/g, '(')
       .replace(/<\/ul>/g, ')')
       .replace(/<\/?li>/g, ' ')
