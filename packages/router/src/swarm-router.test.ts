@@ -65,6 +65,40 @@ describe('SwarmRouter', () => {
     expect(agents).toEqual(given);
   });
 
+  it("gives each type its own copy of the agents: one constructor's change reaches neither the caller nor another type", async () => {
+    const reversing = { ...standInDescriptor('RoundRobin') };
+    const plain = standInDescriptor('SequentialWorkflow');
+    reversing.create = (agents, config) => {
+      agents.reverse();
+      agents.pop();
+      return standInDescriptor('RoundRobin').create(agents, config);
+    };
+    const agents = [echo('a'), echo('b')];
+    const router = new SwarmRouter({
+      agents,
+      swarmType: 'auto',
+      topologies: [reversing, plain],
+      model: new ScriptedModel([]),
+    });
+    expect(agents.map((a) => a.name)).toEqual(['a', 'b']);
+    expect(router.agents.map((a) => a.name)).toEqual(['a', 'b']);
+    expect(plain.created[0]?.agents.map((a) => a.name)).toEqual(['a', 'b']);
+  });
+
+  it('refuses agents that are not Agents, or two with one name', () => {
+    const topologies = [standInDescriptor('SequentialWorkflow')];
+    const inner = new SwarmRouter({ agents: [echo('x')], swarmType: 'SequentialWorkflow', topologies });
+    expect(
+      () => new SwarmRouter({ agents: [inner as never], swarmType: 'SequentialWorkflow', topologies }),
+    ).toThrow('SwarmRouter: agents[0] is a topology; the router builds its topologies from Agents.');
+    expect(
+      () => new SwarmRouter({ agents: [echo('a'), echo('a')], swarmType: 'SequentialWorkflow', topologies }),
+    ).toThrow(/two members of agents are named "a"/);
+    expect(() => new SwarmRouter({ agents: [], swarmType: 'SequentialWorkflow', topologies })).toThrow(
+      ConfigError,
+    );
+  });
+
   it('keeps two runs of one router apart', async () => {
     const router = new SwarmRouter({
       agents: [echo('a')],
@@ -110,6 +144,54 @@ describe('SwarmRouter', () => {
       expect(chooser.calls[0]?.system).toContain('MajorityVoting: Stand-in for MajorityVoting.');
     });
 
+    it('offers only the types that build with their config, and says why none fits when none does', async () => {
+      const chooser = new ScriptedModel([object({ swarmType: 'MajorityVoting', reason: 'votes' })]);
+      const router = new SwarmRouter({
+        agents: [echo('a')],
+        swarmType: 'auto',
+        topologies: topologies(),
+        configs: { SequentialWorkflow: { flow: 'ghost' } },
+        model: chooser,
+      });
+      await router.run('Is 7 prime?');
+      const offered = chooser.calls[0]?.tools?.[0]?.parameters as {
+        properties: { swarmType: { enum: string[] } };
+      };
+      expect(offered.properties.swarmType.enum).toEqual(['MajorityVoting']);
+      expect(
+        () =>
+          new SwarmRouter({
+            agents: [echo('a')],
+            swarmType: 'auto',
+            topologies: [
+              standInDescriptor('SequentialWorkflow'),
+              standInDescriptor('DebateWithJudge', { minAgents: 3 }),
+            ],
+            configs: { SequentialWorkflow: { flow: 'ghost' } },
+          }),
+      ).toThrow(
+        `SwarmRouter: no registered topology fits for 'auto': SequentialWorkflow: flow names an unknown agent "ghost".; DebateWithJudge needs at least 3 agent(s) (got 1).`,
+      );
+    });
+
+    it('builds each type once, however many runs choose it', async () => {
+      const seq = standInDescriptor('SequentialWorkflow');
+      const vote = standInDescriptor('MajorityVoting');
+      const chooser = new ScriptedModel([
+        object({ swarmType: 'MajorityVoting', reason: '1' }),
+        object({ swarmType: 'SequentialWorkflow', reason: '2' }),
+        object({ swarmType: 'MajorityVoting', reason: '3' }),
+      ]);
+      const router = new SwarmRouter({
+        agents: [echo('a')],
+        swarmType: 'auto',
+        topologies: [seq, vote],
+        model: chooser,
+      });
+      for (const task of ['x', 'y', 'z']) await router.run(task);
+      expect([seq.created.length, vote.created.length]).toEqual([1, 1]);
+    });
+
     it('sends an invalid choice back for repair', async () => {
       const chooser = new ScriptedModel([
         object({ swarmType: 'HeavySwarm', reason: 'deep' }),
@@ -151,7 +233,9 @@ describe('SwarmRouter', () => {
     expect(
       settled.map((s) => (s.status === 'fulfilled' ? s.value.output : (s.reason as Error).message)),
     ).toEqual(['done first', 'provider down', 'done third']);
-    await expect(router.batchedRun(['x'], { maxWorkers: 0 })).rejects.toBeInstanceOf(ConfigError);
+    await expect(router.batchedRun(['x'], { maxWorkers: 0 })).rejects.toThrow(
+      'SwarmRouter.batchedRun: maxWorkers must be an integer >= 1 (got 0).',
+    );
   });
 });
 
