@@ -50,7 +50,14 @@ export async function runCommand(
     if (error instanceof SwarmSpecError) {
       throw new CliError(
         error.issues
-          .map((i) => `${file.where(i.path)}: ${i.path ? `${i.path}: ` : ''}${i.message}`)
+          .map((i) => {
+            // One line per issue: a message's drawing of the place (a caret under a flow) is
+            // replaced by the exact line and column it points at.
+            const [first = ''] = i.message.split('\n');
+            const column = /\bat column (\d+)\b/.exec(first)?.[1];
+            const where = file.where(i.path, column === undefined ? undefined : Number(column));
+            return `${where}: ${i.path ? `${i.path}: ` : ''}${first.replace(/:$/, '')}`;
+          })
           .join('\n'),
         2,
       );

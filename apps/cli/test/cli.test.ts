@@ -96,6 +96,33 @@ describe('swarm run', () => {
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     });
 
+    it('points at the unknown agent inside a flow, in one line', async () => {
+      const path = bad(
+        'unknown-flow-agent.yaml',
+        'topology: AgentRearrange\nagents:\n  - name: a\n  - name: b\nconfig:\n  flow: a -> ghost\ntask: hi\n',
+      );
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
+        `swarm: ${path}:6:14: config.flow: AgentRearrange: unknown member "ghost" (members: "a", "b"; H for a human) at column 6 of the flow\n`,
+      );
+    });
+
+    it('points at the edge that names an unknown node', async () => {
+      const path = bad(
+        'unknown-edge-node.yaml',
+        'topology: GraphWorkflow\nagents:\n  - name: a\n  - name: b\nconfig:\n  edges:\n    - [a, b]\n    - [b, ghost]\ntask: hi\n',
+      );
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(
+        new RegExp(
+          `^swarm: ${path}:8:7: config\\.edges\\[1\\]: GraphWorkflow: edges\\[1\\] names an unknown node "ghost"`,
+        ),
+      );
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    });
+
     it('names a missing field at its agent', async () => {
       const path = bad(
         'missing-name.yaml',
