@@ -155,6 +155,40 @@ describe('MultiAgentRouter', () => {
     gate.open();
   });
 
+  it('sends a decision with more routes than maxRoutes back for repair', async () => {
+    const model = new ScriptedModel([routes(['a', 'x'], ['b', 'y']), routes(['b', 'y'])]);
+    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('never')]) });
+    const b = new Agent({ name: 'b', model: new ScriptedModel([reply('from b')]) });
+    const result = await new MultiAgentRouter({ agents: [a, b], model, maxRoutes: 1 }).run('go');
+    expect(result.output).toBe('from b');
+    expect(model.calls).toHaveLength(2);
+  });
+
+  it('runs at most maxWorkers members at once', async () => {
+    const gate = new Gate();
+    const worker = (name: string) =>
+      new Agent({
+        name,
+        model: new ScriptedModel([], {
+          fallback: respond(async () => {
+            await gate.wait();
+            return name;
+          }),
+        }),
+      });
+    const members = [worker('a'), worker('b'), worker('c')];
+    const run = new MultiAgentRouter({
+      agents: members,
+      model: new ScriptedModel([routes(['a', 'x'], ['b', 'y'], ['c', 'z'])]),
+      maxWorkers: 2,
+    }).run('go');
+    await gate.until(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(members.map((m) => (m.model as ScriptedModel).calls.length)).toEqual([1, 1, 0]);
+    gate.open();
+    expect((await run).routes.map((r) => r.output)).toEqual(['a', 'b', 'c']);
+  });
+
   it('takes a whole topology as a member', async () => {
     const inner = new SwarmRouter({
       name: 'research-team',

@@ -1,7 +1,8 @@
-import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
+import { Agent, ConfigError, type ModelRequest, type RunOptions } from '@swarm/core';
 import { Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
 import { describeTopologyConformance } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { SwarmRouter } from './swarm-router.js';
 import { ourTypes, seedTypes, standInDescriptor } from './test-descriptors.js';
 
@@ -68,9 +69,11 @@ describe('SwarmRouter', () => {
   it("gives each type its own copy of the agents: one constructor's change reaches neither the caller nor another type", async () => {
     const reversing = { ...standInDescriptor('RoundRobin') };
     const plain = standInDescriptor('SequentialWorkflow');
+    let changed: string[] = [];
     reversing.create = (agents, config) => {
       agents.reverse();
       agents.pop();
+      changed = agents.map((a) => a.name);
       return standInDescriptor('RoundRobin').create(agents, config);
     };
     const agents = [echo('a'), echo('b')];
@@ -83,6 +86,7 @@ describe('SwarmRouter', () => {
     expect(agents.map((a) => a.name)).toEqual(['a', 'b']);
     expect(router.agents.map((a) => a.name)).toEqual(['a', 'b']);
     expect(plain.created[0]?.agents.map((a) => a.name)).toEqual(['a', 'b']);
+    expect(changed).toEqual(['b']);
   });
 
   it('refuses agents that are not Agents, or two with one name', () => {
@@ -208,6 +212,78 @@ describe('SwarmRouter', () => {
       expect(chooser.calls).toHaveLength(2);
       expect(chooser.calls[1]?.messages.at(-1)?.content).toMatch(/Invalid arguments: swarmType/);
     });
+  });
+
+  it('hands the constructor the config as its schema parsed it (defaults filled in)', () => {
+    const seq = standInDescriptor('SequentialWorkflow');
+    const withDefault = { ...seq, configSchema: z.object({ prefix: z.string().default('> ') }) };
+    new SwarmRouter({ agents: [echo('a')], swarmType: 'SequentialWorkflow', topologies: [withDefault] });
+    expect(seq.created[0]?.config).toEqual({ prefix: '> ' });
+  });
+
+  it('checks the most agents a type takes, and refuses two descriptors of one type', () => {
+    const debate = standInDescriptor('DebateWithJudge', { minAgents: 3, maxAgents: 3 });
+    const agents = ['a', 'b', 'c', 'd'].map(echo);
+    expect(() => new SwarmRouter({ agents, swarmType: 'DebateWithJudge', topologies: [debate] })).toThrow(
+      'SwarmRouter: DebateWithJudge takes at most 3 agent(s) (got 4).',
+    );
+    expect(
+      () =>
+        new SwarmRouter({
+          agents,
+          swarmType: 'GroupChat',
+          topologies: [standInDescriptor('GroupChat'), standInDescriptor('GroupChat')],
+        }),
+    ).toThrow('SwarmRouter: two descriptors have the type "GroupChat".');
+  });
+
+  it("passes on the topology's interruption", async () => {
+    const seq = standInDescriptor('SequentialWorkflow');
+    const interrupted = {
+      ...seq,
+      create: (agents: Agent[], config: { prefix?: string }) => {
+        const inner = seq.create(agents, config);
+        return Object.assign(Object.create(inner), {
+          run: async (task: string, options: RunOptions) => ({
+            ...(await inner.run(task, options)),
+            interrupted: true,
+            interruptionReason: 'budget:tokens',
+          }),
+        });
+      },
+    };
+    const router = new SwarmRouter({
+      agents: [echo('a')],
+      swarmType: 'SequentialWorkflow',
+      topologies: [interrupted],
+    });
+    expect(await router.run('t')).toMatchObject({ interrupted: true, interruptionReason: 'budget:tokens' });
+  });
+
+  it('runs at most maxWorkers tasks of a batch at once', async () => {
+    const gate = new Gate();
+    const model = new ScriptedModel([], {
+      fallback: respond(async (r) => {
+        await gate.wait();
+        return `done ${r.messages.at(-1)?.content}`;
+      }),
+    });
+    const router = new SwarmRouter({
+      agents: [new Agent({ name: 'w', model })],
+      swarmType: 'SequentialWorkflow',
+      topologies: [standInDescriptor('SequentialWorkflow')],
+      config: { prefix: '' },
+    });
+    const batch = router.batchedRun(['one', 'two', 'three'], { maxWorkers: 2 });
+    await gate.until(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(model.calls).toHaveLength(2);
+    gate.open();
+    expect((await batch).map((s) => s.status === 'fulfilled' && s.value.output)).toEqual([
+      'done one',
+      'done two',
+      'done three',
+    ]);
   });
 
   it('runs a batch with settled results in task order, one failure keeping the others', async () => {

@@ -108,6 +108,7 @@ describe('loadSwarmSpec', () => {
     expect(at('Strict: rounds must be fewer than the edges.', config)).toBe('config.rounds');
     expect(at('Strict: maxrounds and overflow are unknown; x.rounds too.', config)).toBe('config');
     expect(at('Strict: max.depth must be 2.', config)).toBe('config.max.depth');
+    expect(at('Strict: the flowchart has an unknown roundsman.', config)).toBe('config');
     // The owner's name is not the key, even when a key has the same name.
     expect(at('flow: the agents cannot run.', { flow: 'a' })).toBe('config');
     expect(at('Strict: with several agents each must be named after a role.', config)).toBe('config');
