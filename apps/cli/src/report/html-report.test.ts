@@ -57,6 +57,18 @@ describe('htmlReport', () => {
     expect(shape.trim()).toBe('( outer( middle( inner ) sibling ) )');
   });
 
+  it('draws a run whose parent is not in the trace as a top-level run', () => {
+    const html = htmlReport({
+      title: 't',
+      task: 'x',
+      events: [
+        ev('run.start', 'child', { parentRunId: 'elsewhere', path: ['child'] }),
+        ev('run.end', 'child'),
+      ],
+    });
+    expect(html).toContain('data-run="child"');
+  });
+
   it('draws at most maxTableRows of a big trace, says how many more, and stays small', () => {
     const events: SwarmEvent[] = [ev('run.start', 'r')];
     for (let i = 0; i < 3 * maxTableRows; i++) {
@@ -75,6 +87,7 @@ describe('htmlReport', () => {
       `Showing the first 2,000 of ${(3 * maxTableRows + 2).toLocaleString('en-US')} events`,
     );
     expect(html).toContain(`All ${events.length} events`);
+    expect(html.match(/<tr><td>00:00:00\.000<\/td>/g)).toHaveLength(maxTableRows);
     expect(html.length).toBeLessThan(2_000_000);
   });
 
