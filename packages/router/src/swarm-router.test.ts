@@ -148,13 +148,17 @@ describe('SwarmRouter', () => {
       expect(chooser.calls[0]?.system).toContain('MajorityVoting: Stand-in for MajorityVoting.');
     });
 
-    it('offers only the types that build with their config, and says why none fits when none does', async () => {
+    it('offers only the types that build without the config nobody gave, and says why none fits', async () => {
+      // A stand-in AgentRearrange that needs a flow, like the real one.
+      const needsFlow = (type: string) => ({
+        ...standInDescriptor(type),
+        configSchema: z.object({ flow: z.string() }),
+      });
       const chooser = new ScriptedModel([object({ swarmType: 'MajorityVoting', reason: 'votes' })]);
       const router = new SwarmRouter({
         agents: [echo('a')],
         swarmType: 'auto',
-        topologies: topologies(),
-        configs: { SequentialWorkflow: { flow: 'ghost' } },
+        topologies: [needsFlow('AgentRearrange'), standInDescriptor('MajorityVoting')],
         model: chooser,
       });
       await router.run('Is 7 prime?');
@@ -167,15 +171,20 @@ describe('SwarmRouter', () => {
           new SwarmRouter({
             agents: [echo('a')],
             swarmType: 'auto',
-            topologies: [
-              standInDescriptor('SequentialWorkflow'),
-              standInDescriptor('DebateWithJudge', { minAgents: 3 }),
-            ],
-            configs: { SequentialWorkflow: { flow: 'ghost' } },
+            topologies: [needsFlow('AgentRearrange'), standInDescriptor('DebateWithJudge', { minAgents: 3 })],
           }),
       ).toThrow(
-        `SwarmRouter: no registered topology fits for 'auto': SequentialWorkflow: flow names an unknown agent "ghost".; DebateWithJudge needs at least 3 agent(s) (got 1).`,
+        /^SwarmRouter: no registered topology fits for 'auto': AgentRearrange: Invalid swarm spec: configs\.AgentRearrange\.flow: .*; DebateWithJudge needs at least 3 agent\(s\) \(got 1\)\.$/,
       );
+    });
+
+    it("refuses a config the caller gave for a type that cannot take it, at that type's key", () => {
+      const make = (configs: Record<string, unknown>) =>
+        new SwarmRouter({ agents: [echo('a')], swarmType: 'auto', topologies: topologies(), configs });
+      expect(() => make({ SequentialWorkflow: { flow: 'ghost' } })).toThrow(
+        'flow names an unknown agent "ghost".',
+      );
+      expect(() => make({ MajorityVoting: { prefix: 3 } })).toThrow(/configs\.MajorityVoting\.prefix: /);
     });
 
     it('builds each type once, however many runs choose it', async () => {

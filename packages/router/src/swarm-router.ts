@@ -62,6 +62,7 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
   readonly agents: readonly Agent[];
   readonly #byType: Map<string, TopologyDescriptor>;
   readonly #configs: Readonly<Record<string, unknown>>;
+  readonly #givenConfigs: Readonly<Record<string, unknown>>;
   readonly #cache = new Map<string, Topology>();
   readonly #model: Model | undefined;
   // The types 'auto' may choose from (built at construction).
@@ -81,6 +82,7 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     this.agents = Object.freeze(members as Agent[]);
     this.name = options.name ?? 'swarm-router';
     this.swarmType = options.swarmType;
+    this.#givenConfigs = options.configs ?? {};
     this.#configs = {
       ...(options.swarmType !== 'auto' &&
         options.config !== undefined && { [options.swarmType]: options.config }),
@@ -175,7 +177,10 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
       this.#topology(descriptor.type);
       return undefined;
     } catch (error) {
-      if (SwarmError.isInstance(error) && error.code === 'CONFIG')
+      // A config the caller gave and got wrong is their mistake: say so now. A type that cannot
+      // build without config nobody gave (a flow, edges) is simply not on the menu.
+      const given = Object.hasOwn(this.#configs, descriptor.type);
+      if (!given && SwarmError.isInstance(error) && error.code === 'CONFIG')
         return `${descriptor.type}: ${error.message}`;
       throw error;
     }
@@ -192,7 +197,12 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     let config: unknown = this.#configs[type] ?? {};
     if (descriptor.configSchema) {
       const parsed = descriptor.configSchema.safeParse(config);
-      if (!parsed.success) throw new SwarmSpecError(issuesOf(parsed.error, ['config']));
+      if (!parsed.success) {
+        // Reported where the caller wrote it: `config.x`, or `configs.Type.x` for a config per type.
+        const perType = this.swarmType === 'auto' || Object.hasOwn(this.#givenConfigs, type);
+        const at = perType ? ['configs', type] : ['config'];
+        throw new SwarmSpecError(issuesOf(parsed.error, at));
+      }
       config = parsed.data;
     }
     let topology: Topology;
