@@ -200,6 +200,17 @@ describe('swarm types and swarm demo', () => {
     expect(readdirSync(out).sort()).toEqual(['forestswarm-routing.html', 'treeofthoughts-game-of-24.html']);
   });
 
+  it('rejects an unknown option in one line with exit 2, and a run without a spec likewise', async () => {
+    const ran = await swarm(['run', join(specsDir, 'forest.yaml'), '--jsn']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/^swarm: Unknown option '--jsn'/);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await swarm(['run'])).toMatchObject({
+      code: 2,
+      stderr: 'swarm: swarm run needs a spec file: swarm run <spec.yaml> [task]\n',
+    });
+  });
+
   it('rejects an unknown command in one line', async () => {
     const ran = await swarm(['fly']);
     expect(ran).toMatchObject({ code: 2, stderr: 'swarm: unknown command "fly"; try swarm --help\n' });
