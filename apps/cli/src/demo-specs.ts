@@ -1,7 +1,7 @@
 import type { SwarmSpec } from '@swarm/router';
 import { topologies } from './registry.js';
 
-const roles = [
+const roles: { name: string; instructions: string }[] = [
   { name: 'analyst', instructions: 'You analyse the question and list the key points, briefly.' },
   { name: 'writer', instructions: 'You write a short, clear answer from what you are given.' },
   { name: 'critic', instructions: 'You check the answer for mistakes and say what to fix, briefly.' },
@@ -33,6 +33,19 @@ const tasks: Record<string, string> = {
   ForestSwarm: 'How do I write a clear error message?',
 };
 
+// CoordinatedTreeOfThoughts gives each role to the agent named after it.
+const totRoles = [
+  { name: 'planner', instructions: 'You propose distinct strategies and next steps.' },
+  { name: 'analyzer', instructions: 'You judge how sound and complete a thought is.' },
+  { name: 'critic', instructions: 'You look for flaws and risks in a thought.' },
+  { name: 'synthesizer', instructions: 'You write the final answer from the best thoughts.' },
+];
+const agentsOf: Record<string, { name: string; instructions: string }[]> = {
+  AgentRearrange: roles,
+  GraphWorkflow: roles,
+  CoordinatedTreeOfThoughts: totRoles,
+};
+
 /** A short spec per registered topology, for `swarm demo` with a model. */
 export function demoSpecs(): SwarmSpec[] {
   return topologies
@@ -41,7 +54,7 @@ export function demoSpecs(): SwarmSpec[] {
       const count = Math.min(Math.max(d.minAgents ?? 1, 3), d.maxAgents ?? roles.length, roles.length);
       return {
         name: `${d.type} demo`,
-        agents: roles.slice(0, d.type === 'AgentRearrange' || d.type === 'GraphWorkflow' ? 4 : count),
+        agents: agentsOf[d.type] ?? roles.slice(0, count),
         topology: d.type,
         config: configs[d.type] ?? {},
         task: tasks[d.type] ?? 'Give three tips for writing clear error messages.',

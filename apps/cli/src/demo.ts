@@ -1,9 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configureModelHint, RunContext, type SwarmEvent, type TopologyResult } from '@swarm/core';
+import {
+  configureModelHint,
+  errorMessage,
+  RunContext,
+  SwarmError,
+  type SwarmEvent,
+  type TopologyResult,
+} from '@swarm/core';
 import { ForestSwarm, Tree, TreeAgent } from '@swarm/forest';
 import { loadSwarmSpec } from '@swarm/router';
 import { checkGame24, game24Answerer, game24Evaluator, game24Generator, TreeOfThoughts } from '@swarm/tot';
+import { CliError } from './cli-error.js';
 import { defaultModel } from './default-model.js';
 import { demoSpecs } from './demo-specs.js';
 import { topologies } from './registry.js';
@@ -27,24 +35,35 @@ export async function demoCommand(
   mkdirSync(flags.out, { recursive: true });
   const found = await defaultModel(flags.model);
   const written: Written[] = [];
+  const failed: string[] = [];
   if (found) {
     out.write(`Model: ${found.model} (from ${found.source})\n\n`);
     for (const spec of demoSpecs()) {
       if (!topologies.some((d) => d.type === spec.topology)) continue;
-      const { topology } = loadSwarmSpec(spec, { topologies, defaultModel: found.model });
       const events: SwarmEvent[] = [];
+      let result: TopologyResult | undefined;
       out.write(`${spec.topology}: ${spec.task}\n`);
       try {
-        const result = await topology.run(spec.task!, {
+        const { topology } = loadSwarmSpec(spec, { topologies, defaultModel: found.model });
+        result = await topology.run(spec.task!, {
           onEvent: (e) => events.push(e),
           budget: { maxCalls: 30 },
         });
+        if (!result.output.trim()) {
+          // An empty answer is no demo: say so in one line, like a failure.
+          const why = result.interrupted ? `interrupted (${result.interruptionReason})` : 'an empty answer';
+          throw new SwarmError('NO_ANSWER', `the run ended with ${why} after ${result.llmCalls} call(s)`);
+        }
         out.write(
           `  ${result.output.split('\n').join('\n  ')}\n  (${result.llmCalls} calls, ${result.usage.totalTokens} tokens)\n\n`,
         );
         written.push(report(flags.out, spec.topology, spec.task!, events, result));
       } catch (error) {
-        out.write(`  failed: ${error instanceof Error ? error.message : String(error)}\n\n`);
+        const code = SwarmError.isInstance(error) ? `${error.code}: ` : '';
+        const line = `${code}${errorMessage(error).split('\n')[0]}`;
+        failed.push(spec.topology);
+        out.write(`  failed: ${line}\n\n`);
+        written.push(report(flags.out, spec.topology, spec.task!, events, result, line));
       }
     }
   } else {
@@ -55,6 +74,9 @@ export async function demoCommand(
   }
   out.write('\nReports:\n');
   for (const w of written) out.write(`  ${w.title}: ${w.path}\n`);
+  if (failed.length > 0) {
+    throw new CliError(`${failed.length} demo(s) failed: ${failed.join(', ')} (see above)`, 1);
+  }
 }
 
 const financialAgents = [
@@ -153,9 +175,13 @@ function report(
   title: string,
   task: string,
   events: SwarmEvent[],
-  result: TopologyResult,
+  result: TopologyResult | undefined,
+  error?: string,
 ): Written {
   const path = join(dir, `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.html`);
-  writeFileSync(path, htmlReport({ title, task, result, events }));
+  writeFileSync(
+    path,
+    htmlReport({ title, task, events, ...(result && { result }), ...(error !== undefined && { error }) }),
+  );
   return { title, path };
 }

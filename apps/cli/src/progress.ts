@@ -21,7 +21,9 @@ export function progress(stream: NodeJS.WriteStream = process.stderr): Progress 
   const draw = () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const line = `${spinner[frame++ % spinner.length]} ${seconds}s · ${calls} call(s) · ${tokens.toLocaleString('en-US')} tokens${agent ? ` · ${agent}` : ''}`;
-    stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, (stream.columns ?? 80) - 1))}`);
+    // A pseudo-terminal may report 0 columns: that is an unknown width, not a narrow one.
+    const columns = stream.columns > 0 ? stream.columns : 80;
+    stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, columns - 1))}`);
   };
   const timer = setInterval(draw, 200);
   return {

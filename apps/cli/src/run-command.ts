@@ -3,6 +3,7 @@ import { errorMessage, SwarmError, type SwarmEvent, type TopologyResult } from '
 import { loadSwarmSpec, SwarmSpecError } from '@swarm/router';
 import { CliError } from './cli-error.js';
 import { defaultModel, noModelHelp } from './default-model.js';
+import { toJson } from './json-output.js';
 import { progress } from './progress.js';
 import { topologies } from './registry.js';
 import { htmlReport } from './report/html-report.js';
@@ -49,7 +50,14 @@ export async function runCommand(
     if (error instanceof SwarmSpecError) {
       throw new CliError(
         error.issues
-          .map((i) => `${file.where(i.path)}: ${i.path ? `${i.path}: ` : ''}${i.message}`)
+          .map((i) => {
+            // One line per issue: a message's drawing of the place (a caret under a flow) is
+            // replaced by the exact line and column it points at.
+            const [first = ''] = i.message.split('\n');
+            const column = /\bat column (\d+)\b/.exec(first)?.[1];
+            const where = file.where(i.path, column === undefined ? undefined : Number(column));
+            return `${where}: ${i.path ? `${i.path}: ` : ''}${first.replace(/:$/, '')}`;
+          })
           .join('\n'),
         2,
       );
@@ -74,7 +82,7 @@ export async function runCommand(
     live?.stop();
   }
 
-  if (flags.trace) writeFileSync(flags.trace, `${JSON.stringify(events, null, 2)}\n`);
+  if (flags.trace) writeFileSync(flags.trace, `${toJson(events)}\n`);
   if (flags.report) {
     writeFileSync(
       flags.report,
@@ -91,5 +99,5 @@ export async function runCommand(
     const code = SwarmError.isInstance(failure) ? `${failure.code}: ` : '';
     throw new CliError(`the run failed: ${code}${errorMessage(failure)}`, 1);
   }
-  out.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result!.output}\n`);
+  out.write(flags.json ? `${toJson(result)}\n` : `${result!.output}\n`);
 }

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import { CliError } from './cli-error.js';
 
 /** A spec file read and parsed, able to say where in the file a spec path is. */
 export interface SpecFile {
   path: string;
   data: unknown;
-  /** `file:line:col` of the value at a spec path such as `agents[1].tools[0]` (or of its nearest parent). */
-  where(specPath: string): string;
+  /**
+   * `file:line:col` of the value at a spec path such as `agents[1].tools[0]` (or of its nearest
+   * parent); `column` (1-based, inside a one-line string value) moves to that character of it.
+   */
+  where(specPath: string, column?: number): string;
 }
 
 /** Reads a YAML or JSON spec (JSON is YAML); a syntax error is one line naming the place. */
@@ -37,12 +40,19 @@ export function readSpecFile(path: string): SpecFile {
   return {
     path,
     data,
-    where(specPath) {
+    where(specPath, column) {
       const keys = parsePath(specPath);
       for (let n = keys.length; n >= 0; n--) {
         const node = doc.getIn(keys.slice(0, n), true);
         if (isNode(node) && node.range) {
-          const at = lineCounter.linePos(node.range[0]);
+          let offset = node.range[0];
+          if (column !== undefined && n === keys.length && isScalar(node) && typeof node.value === 'string') {
+            const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+            const inside = text.slice(offset + (quoted ? 1 : 0), node.range[1]);
+            if (!inside.includes('\n') && column <= node.value.length)
+              offset += (quoted ? 1 : 0) + column - 1;
+          }
+          const at = lineCounter.linePos(offset);
           return `${path}:${at.line}:${at.col}`;
         }
       }

@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SwarmEvent } from '@swarm/core';
 import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cooperativeModel, specsDir, swarm } from './swarm-process.js';
+import { cooperativeModel, run, specsDir, swarm, swarmBin } from './swarm-process.js';
 
 let server: MockProviderServer;
 let env: Record<string, string>;
@@ -56,6 +56,22 @@ describe('swarm run', () => {
     expect(last.at(-1)?.content).toBe('How do I file corporate taxes?');
   });
 
+  it.runIf(existsSync('/usr/bin/script'))(
+    'shows live progress on stderr when it is a terminal (a pseudo-terminal from util-linux script)',
+    async () => {
+      const command = [process.execPath, swarmBin, 'run', join(specsDir, 'sequential-workflow.yaml')]
+        .map((a) => `'${a}'`)
+        .join(' ');
+      const ran = await run('/usr/bin/script', ['-qec', command, '/dev/null'], env);
+      expect(ran.code).toBe(0);
+      // The status line is drawn, redrawn as calls complete, and cleared before the answer.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence
+      expect(ran.stdout).toMatch(/\r\x1b\[2K. \d+\.\ds · 1 call\(s\) · \d+ tokens · \w+/);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence
+      expect(ran.stdout).toMatch(/\r\x1b\[2K\r?\n?answer \d+\r?\n$/);
+    },
+  );
+
   it('says how to configure a model when none is set, and exits non-zero', async () => {
     const ran = await swarm(['run', join(specsDir, 'forest.yaml')], {});
     expect(ran.code).toBe(2);
@@ -76,6 +92,33 @@ describe('swarm run', () => {
       expect(ran.code).toBe(2);
       expect(ran.stderr).toMatch(
         new RegExp(`^swarm: ${path}:3:11: topology: unknown topology "Nope"; registered: ForestSwarm, `),
+      );
+      expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    });
+
+    it('points at the unknown agent inside a flow, in one line', async () => {
+      const path = bad(
+        'unknown-flow-agent.yaml',
+        'topology: AgentRearrange\nagents:\n  - name: a\n  - name: b\nconfig:\n  flow: a -> ghost\ntask: hi\n',
+      );
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
+        `swarm: ${path}:6:14: config.flow: AgentRearrange: unknown member "ghost" (members: "a", "b"; H for a human) at column 6 of the flow\n`,
+      );
+    });
+
+    it('points at the edge that names an unknown node', async () => {
+      const path = bad(
+        'unknown-edge-node.yaml',
+        'topology: GraphWorkflow\nagents:\n  - name: a\n  - name: b\nconfig:\n  edges:\n    - [a, b]\n    - [b, ghost]\ntask: hi\n',
+      );
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(
+        new RegExp(
+          `^swarm: ${path}:8:7: config\\.edges\\[1\\]: GraphWorkflow: edges\\[1\\] names an unknown node "ghost"`,
+        ),
       );
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     });
@@ -155,6 +198,17 @@ describe('swarm types and swarm demo', () => {
     expect(ran.stdout).toMatch(/uses each number once and equals 24/);
     expect(ran.stdout).toContain('To run every topology with a model');
     expect(readdirSync(out).sort()).toEqual(['forestswarm-routing.html', 'treeofthoughts-game-of-24.html']);
+  });
+
+  it('rejects an unknown option in one line with exit 2, and a run without a spec likewise', async () => {
+    const ran = await swarm(['run', join(specsDir, 'forest.yaml'), '--jsn']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/^swarm: Unknown option '--jsn'/);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await swarm(['run'])).toMatchObject({
+      code: 2,
+      stderr: 'swarm: swarm run needs a spec file: swarm run <spec.yaml> [task]\n',
+    });
   });
 
   it('rejects an unknown command in one line', async () => {

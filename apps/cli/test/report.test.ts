@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,6 +6,7 @@ import type { SwarmEvent } from '@swarm/core';
 import { type MockHandler, mockProviderServer } from '@swarm/core/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlReport } from '../src/report/html-report.js';
 import { cooperativeModel, specsDir, swarm } from './swarm-process.js';
 
 // Debian's chromium, which .ci/run installs; never a downloaded browser.
@@ -164,6 +165,50 @@ describe('the HTML report, in a real browser', () => {
     const speakers = events.filter((e) => e.type === 'groupchat.message').map((e) => e.agent);
     expect(speakers).toHaveLength(1);
     expect(await page.locator('[data-bid] b').allTextContents()).toEqual(speakers);
+    await page.close();
+  });
+
+  it('shows a task and an answer holding <script> as text: nothing in them runs', async () => {
+    const attack = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">';
+    const path = join(dir, 'escaped.html');
+    writeFileSync(
+      path,
+      htmlReport({
+        title: attack,
+        task: attack,
+        result: {
+          output: attack,
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, cachedTokens: 0, reasoningTokens: 0 },
+          llmCalls: 1,
+        },
+        events: [],
+      }),
+    );
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(path).href);
+    expect(await page.evaluate('typeof window.pwned')).toBe('undefined');
+    expect(await page.evaluate('document.scripts.length + document.images.length')).toBe(0);
+    expect(await page.locator('[data-task]').textContent()).toBe(attack);
+    expect(await page.locator('[data-output]').textContent()).toBe(attack);
+    expect(await page.title()).toBe(attack);
+    await page.close();
+  });
+
+  it('draws a nested run inside the run that started it, as the trace links them', async () => {
+    const { events, page } = await runAndOpen('auto-swarm-builder.yaml', cooperativeModel());
+    const nested = events.filter((e) => e.type === 'run.start' && typeof e.parentRunId === 'string');
+    expect(nested.length).toBeGreaterThan(0);
+    for (const e of nested) {
+      const parentOfNode = await page
+        .locator(`[data-run="${e.runId}"]`)
+        .evaluate((node) =>
+          node.parentElement?.parentElement
+            ?.closest('li')
+            ?.querySelector(':scope > .node')
+            ?.getAttribute('data-run'),
+        );
+      expect(parentOfNode).toBe(e.parentRunId);
+    }
     await page.close();
   });
 });

@@ -16,8 +16,18 @@ export interface Ran {
 
 /** Runs `swarm ...args` as a real process with only the given environment (no keys leak in). */
 export function swarm(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Ran> {
+  return run(process.execPath, [swarmBin, ...args], env, cwd);
+}
+
+/** Runs a command with only the given environment (plus PATH, HOME and an Ollama host nobody serves). */
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [swarmBin, ...args], {
+    const child = spawn(command, args, {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',

@@ -57,6 +57,25 @@ describe('AutoSwarmBuilder', () => {
     expect(model.calls[1]?.messages.at(-1)?.content).toMatch(
       /cannot be built: .*agents: DebateWithJudge needs at least 3 agent/,
     );
+    // The repair turn shows the model its own design before the problem.
+    const shown = model.calls[1]?.messages.at(-2);
+    expect(shown?.role).toBe('assistant');
+    expect(JSON.parse(String(shown?.content))).toMatchObject({ agents: [agent('pro'), agent('con')] });
+  });
+
+  it('holds a design to maxAgents: a bigger team is sent back', async () => {
+    const model = new ScriptedModel([
+      object({
+        topology: 'SequentialWorkflow',
+        reason: 'r',
+        agents: [agent('a'), agent('b'), agent('c')],
+        config: {},
+      }),
+      object({ topology: 'SequentialWorkflow', reason: 'r', agents: [agent('a'), agent('b')], config: {} }),
+    ]);
+    const design = await new AutoSwarmBuilder({ model, topologies, maxAgents: 2 }).design('t');
+    expect(design.agents).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
   });
 
   it('gives up with StructuredOutputError after maxRepairs unbuildable designs', async () => {
@@ -92,7 +111,22 @@ describe('AutoSwarmBuilder', () => {
 
   it('rejects bad options at construction', () => {
     expect(() => new AutoSwarmBuilder({ model: 'gpt-5.4', topologies: [] })).toThrow(ConfigError);
-    expect(() => new AutoSwarmBuilder({ model: 'gpt-5.4', topologies, maxAgents: 0 })).toThrow(/maxAgents/);
+    expect(() => new AutoSwarmBuilder({ model: 'gpt-5.4', topologies, maxAgents: 0 })).toThrow(
+      'AutoSwarmBuilder: maxAgents must be an integer >= 1 (got 0).',
+    );
+    expect(() => new AutoSwarmBuilder({ model: 'gpt-5.4', topologies, maxRepairs: -1 })).toThrow(
+      'AutoSwarmBuilder: maxRepairs must be an integer >= 0 (got -1).',
+    );
+  });
+
+  it('refuses an empty task before any call, for design and run alike', async () => {
+    const model = new ScriptedModel([]);
+    const builder = new AutoSwarmBuilder({ model, topologies });
+    await expect(builder.design('  ')).rejects.toThrow(
+      'AutoSwarmBuilder.design: task must be a non-empty string.',
+    );
+    await expect(builder.run('')).rejects.toBeInstanceOf(ConfigError);
+    expect(model.calls).toHaveLength(0);
   });
 
   it('has a descriptor that says its worst case is unknown until the design exists', () => {

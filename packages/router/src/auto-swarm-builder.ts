@@ -2,6 +2,7 @@ import {
   BaseTopology,
   ConfigError,
   generateObject,
+  integerOption,
   type Message,
   type Model,
   type ModelLike,
@@ -64,23 +65,16 @@ export class AutoSwarmBuilder extends BaseTopology<AutoSwarmBuilderResult> {
     this.#model = resolveModel(options.model);
     this.#agentModel = options.agentModel ?? this.#model;
     this.#tools = options.tools ?? {};
-    this.maxAgents = options.maxAgents ?? 6;
-    this.maxRepairs = options.maxRepairs ?? 2;
-    if (!Number.isInteger(this.maxAgents) || this.maxAgents < 1) {
-      throw new ConfigError(
-        `AutoSwarmBuilder: maxAgents must be an integer >= 1 (got ${options.maxAgents}).`,
-      );
-    }
-    if (!Number.isInteger(this.maxRepairs) || this.maxRepairs < 0) {
-      throw new ConfigError(
-        `AutoSwarmBuilder: maxRepairs must be an integer >= 0 (got ${options.maxRepairs}).`,
-      );
-    }
+    this.maxAgents = integerOption('AutoSwarmBuilder', 'maxAgents', options.maxAgents, 6, 1);
+    this.maxRepairs = integerOption('AutoSwarmBuilder', 'maxRepairs', options.maxRepairs, 2, 0);
     this.name = options.name ?? 'auto-swarm-builder';
   }
 
   /** Designs a swarm for the task, validated against its topology's descriptor; makes no other call. */
   design(task: string, options: RunOptions = {}): Promise<SwarmSpec> {
+    if (typeof task !== 'string' || task.trim() === '') {
+      return Promise.reject(new ConfigError('AutoSwarmBuilder.design: task must be a non-empty string.'));
+    }
     return runTopology<TopologyResult & { design: SwarmSpec }>(
       { type: this.type, name: this.name },
       { task, step: 'design' },

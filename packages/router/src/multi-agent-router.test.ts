@@ -1,4 +1,4 @@
-import { Agent, ConfigError } from '@swarm/core';
+import { Agent, BudgetExceededError, ConfigError } from '@swarm/core';
 import { autoModel, fail, Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
 import { describeTopologyConformance } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
@@ -87,20 +87,106 @@ describe('MultiAgentRouter', () => {
       'go',
     );
     expect(r.output).toBe('only me');
-    expect(() => new MultiAgentRouter({ agents: [a], model: 'gpt-5.4', maxRoutes: 0 })).toThrow(ConfigError);
+    expect(() => new MultiAgentRouter({ agents: [a], model: 'gpt-5.4', maxRoutes: 0 })).toThrow(
+      'MultiAgentRouter: maxRoutes must be an integer >= 1 (got 0).',
+    );
+    expect(() => new MultiAgentRouter({ agents: [a], model: 'gpt-5.4', maxWorkers: 1.5 })).toThrow(
+      'MultiAgentRouter: maxWorkers must be an integer >= 1 (got 1.5).',
+    );
     expect(() => new MultiAgentRouter({ agents: [], model: 'gpt-5.4' })).toThrow(ConfigError);
   });
 
-  it('stops at the budget after routing, marking the result interrupted', async () => {
-    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('never')]) });
+  it('stops at the budget mid-routes: answers from the routes that ran, marked interrupted', async () => {
+    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('from a')]) });
+    const b = new Agent({ name: 'b', model: new ScriptedModel([reply('never')]) });
     const result = await new MultiAgentRouter({
-      agents: [a],
-      model: new ScriptedModel([routes(['a', 't'])]),
-    }).run('go', {
-      budget: { maxCalls: 1 },
+      agents: [a, b],
+      model: new ScriptedModel([routes(['a', 'x'], ['b', 'y'])]),
+      maxWorkers: 1,
+    }).run('go', { budget: { maxCalls: 2 } });
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls', llmCalls: 2 });
+    expect(result.routes.map((r) => r.status)).toEqual(['done', 'failed']);
+    expect(result.output).toBe('## a\nfrom a');
+  });
+
+  it('fails with the budget error when the budget leaves no route done, never with an empty answer', async () => {
+    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('never')]) });
+    const run = (maxCalls: number) =>
+      new MultiAgentRouter({ agents: [a], model: new ScriptedModel([routes(['a', 't'])]) }).run('go', {
+        budget: { maxCalls },
+      });
+    await expect(run(1)).rejects.toBeInstanceOf(BudgetExceededError);
+    await expect(run(0)).rejects.toBeInstanceOf(BudgetExceededError);
+  });
+
+  it('fails with NO_ANSWER naming each route when every route failed', async () => {
+    const down = (name: string) =>
+      new Agent({ name, model: new ScriptedModel([fail(new Error(`${name} down`))]) });
+    const run = new MultiAgentRouter({
+      agents: [down('a'), down('b')],
+      model: new ScriptedModel([routes(['a', 'x'], ['b', 'y'])]),
+    }).run('go');
+    await expect(run).rejects.toMatchObject({
+      code: 'NO_ANSWER',
+      message: 'MultiAgentRouter: every route failed (a: a down; b: b down).',
     });
-    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls', llmCalls: 1 });
-    expect(result.routes[0]?.status).toBe('failed');
+  });
+
+  it('rejects with AbortError when aborted while members work, not a failed route', async () => {
+    const gate = new Gate();
+    const controller = new AbortController();
+    const slow = new Agent({
+      name: 'slow',
+      model: new ScriptedModel([], {
+        fallback: respond(async () => {
+          await gate.wait();
+          return 'late';
+        }),
+      }),
+    });
+    const quick = new Agent({ name: 'quick', model: new ScriptedModel([reply('fast')]) });
+    const run = new MultiAgentRouter({
+      agents: [slow, quick],
+      model: new ScriptedModel([routes(['slow', 'x'], ['quick', 'y'])]),
+    }).run('go', { signal: controller.signal });
+    await gate.until(1);
+    controller.abort();
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+    gate.open();
+  });
+
+  it('sends a decision with more routes than maxRoutes back for repair', async () => {
+    const model = new ScriptedModel([routes(['a', 'x'], ['b', 'y']), routes(['b', 'y'])]);
+    const a = new Agent({ name: 'a', model: new ScriptedModel([reply('never')]) });
+    const b = new Agent({ name: 'b', model: new ScriptedModel([reply('from b')]) });
+    const result = await new MultiAgentRouter({ agents: [a, b], model, maxRoutes: 1 }).run('go');
+    expect(result.output).toBe('from b');
+    expect(model.calls).toHaveLength(2);
+  });
+
+  it('runs at most maxWorkers members at once', async () => {
+    const gate = new Gate();
+    const worker = (name: string) =>
+      new Agent({
+        name,
+        model: new ScriptedModel([], {
+          fallback: respond(async () => {
+            await gate.wait();
+            return name;
+          }),
+        }),
+      });
+    const members = [worker('a'), worker('b'), worker('c')];
+    const run = new MultiAgentRouter({
+      agents: members,
+      model: new ScriptedModel([routes(['a', 'x'], ['b', 'y'], ['c', 'z'])]),
+      maxWorkers: 2,
+    }).run('go');
+    await gate.until(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(members.map((m) => (m.model as ScriptedModel).calls.length)).toEqual([1, 1, 0]);
+    gate.open();
+    expect((await run).routes.map((r) => r.output)).toEqual(['a', 'b', 'c']);
   });
 
   it('takes a whole topology as a member', async () => {

@@ -4,12 +4,15 @@ import {
   ConfigError,
   errorMessage,
   generateObject,
+  integerOption,
+  isAbort,
   isTopology,
   type Member,
   type Model,
   type ModelLike,
   mapSettled,
   memberName,
+  optionalIntegerOption,
   type RunOptions,
   resolveModel,
   runMember,
@@ -65,23 +68,11 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
 
   constructor(options: MultiAgentRouterOptions) {
     super();
-    this.agents = validateMembers(options?.agents, 'MultiAgentRouter');
+    const owner = 'MultiAgentRouter';
+    this.agents = validateMembers(options?.agents, owner);
     this.#model = resolveModel(options.model);
-    this.maxRoutes = options.maxRoutes ?? this.agents.length;
-    if (!Number.isInteger(this.maxRoutes) || this.maxRoutes < 1) {
-      throw new ConfigError(
-        `MultiAgentRouter: maxRoutes must be an integer >= 1 (got ${options.maxRoutes}).`,
-      );
-    }
-    if (
-      options.maxWorkers !== undefined &&
-      !(Number.isInteger(options.maxWorkers) && options.maxWorkers >= 1)
-    ) {
-      throw new ConfigError(
-        `MultiAgentRouter: maxWorkers must be an integer >= 1 (got ${options.maxWorkers}).`,
-      );
-    }
-    this.maxWorkers = options.maxWorkers;
+    this.maxRoutes = integerOption(owner, 'maxRoutes', options.maxRoutes, this.agents.length, 1);
+    this.maxWorkers = optionalIntegerOption(owner, 'maxWorkers', options.maxWorkers);
     this.name = options.name ?? 'multi-agent-router';
     this.#instructions = options.instructions;
   }
@@ -104,25 +95,19 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
           .min(1)
           .max(this.maxRoutes),
       });
-      let routes: z.infer<typeof schema>['routes'];
-      try {
-        ({
-          object: { routes },
-        } = await generateObject(this.#model, {
-          schema,
-          name: 'route',
-          description: 'Pick the members that should work on the task, with a task for each.',
-          system: this.#system(),
-          prompt: `Task:\n${task}`,
-          purpose: 'route',
-          agent: this.name,
-          context,
-        }));
-      } catch (error) {
-        const reason = budgetStop(error);
-        if (!reason) throw error;
-        return { output: '', routes: [], interrupted: true, interruptionReason: reason };
-      }
+      // No route yet, so nothing to answer from: a budget stop here fails the run.
+      const {
+        object: { routes },
+      } = await generateObject(this.#model, {
+        schema,
+        name: 'route',
+        description: 'Pick the members that should work on the task, with a task for each.',
+        system: this.#system(),
+        prompt: `Task:\n${task}`,
+        purpose: 'route',
+        agent: this.name,
+        context,
+      });
       context.emit({ type: 'router.routes', routes });
       const byName = new Map(this.agents.map((m) => [memberName(m), m]));
       const settled = await mapSettled(
@@ -133,18 +118,28 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
           ...(context.signal && { signal: context.signal }),
         },
       );
-      let interruption: 'budget:calls' | 'budget:tokens' | undefined;
+      let interruption: { reason: 'budget:calls' | 'budget:tokens'; error: unknown } | undefined;
       const outcomes = settled.map((s, i): RouteOutcome => {
         const route = routes[i]!;
         if (s.status === 'fulfilled') return { ...route, status: 'done', output: s.value.output };
-        if (SwarmError.isInstance(s.reason) && s.reason.code === 'ABORTED') throw s.reason;
-        interruption ??= budgetStop(s.reason);
+        if (isAbort(s.reason)) throw s.reason;
+        const reason = budgetStop(s.reason);
+        if (reason) interruption ??= { reason, error: s.reason };
         return { ...route, status: 'failed', error: errorMessage(s.reason) };
       });
+      if (!outcomes.some((o) => o.status === 'done')) {
+        // Nothing to answer from: the budget error itself, or every route's failure.
+        if (interruption) throw interruption.error;
+        throw new SwarmError(
+          'NO_ANSWER',
+          `MultiAgentRouter: every route failed (${outcomes.map((o) => `${o.agentName}: ${o.error}`).join('; ')}).`,
+          { cause: settled.find((s) => s.status === 'rejected')?.reason },
+        );
+      }
       return {
         output: combine(outcomes),
         routes: outcomes,
-        ...(interruption && { interrupted: true, interruptionReason: interruption }),
+        ...(interruption && { interrupted: true, interruptionReason: interruption.reason }),
       };
     });
   }

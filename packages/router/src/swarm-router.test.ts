@@ -1,7 +1,8 @@
-import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
+import { Agent, ConfigError, type ModelRequest, type RunOptions } from '@swarm/core';
 import { Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
 import { describeTopologyConformance } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { SwarmRouter } from './swarm-router.js';
 import { ourTypes, seedTypes, standInDescriptor } from './test-descriptors.js';
 
@@ -65,6 +66,43 @@ describe('SwarmRouter', () => {
     expect(agents).toEqual(given);
   });
 
+  it("gives each type its own copy of the agents: one constructor's change reaches neither the caller nor another type", async () => {
+    const reversing = { ...standInDescriptor('RoundRobin') };
+    const plain = standInDescriptor('SequentialWorkflow');
+    let changed: string[] = [];
+    reversing.create = (agents, config) => {
+      agents.reverse();
+      agents.pop();
+      changed = agents.map((a) => a.name);
+      return standInDescriptor('RoundRobin').create(agents, config);
+    };
+    const agents = [echo('a'), echo('b')];
+    const router = new SwarmRouter({
+      agents,
+      swarmType: 'auto',
+      topologies: [reversing, plain],
+      model: new ScriptedModel([]),
+    });
+    expect(agents.map((a) => a.name)).toEqual(['a', 'b']);
+    expect(router.agents.map((a) => a.name)).toEqual(['a', 'b']);
+    expect(plain.created[0]?.agents.map((a) => a.name)).toEqual(['a', 'b']);
+    expect(changed).toEqual(['b']);
+  });
+
+  it('refuses agents that are not Agents, or two with one name', () => {
+    const topologies = [standInDescriptor('SequentialWorkflow')];
+    const inner = new SwarmRouter({ agents: [echo('x')], swarmType: 'SequentialWorkflow', topologies });
+    expect(
+      () => new SwarmRouter({ agents: [inner as never], swarmType: 'SequentialWorkflow', topologies }),
+    ).toThrow('SwarmRouter: agents[0] is a topology; the router builds its topologies from Agents.');
+    expect(
+      () => new SwarmRouter({ agents: [echo('a'), echo('a')], swarmType: 'SequentialWorkflow', topologies }),
+    ).toThrow(/two members of agents are named "a"/);
+    expect(() => new SwarmRouter({ agents: [], swarmType: 'SequentialWorkflow', topologies })).toThrow(
+      ConfigError,
+    );
+  });
+
   it('keeps two runs of one router apart', async () => {
     const router = new SwarmRouter({
       agents: [echo('a')],
@@ -110,6 +148,63 @@ describe('SwarmRouter', () => {
       expect(chooser.calls[0]?.system).toContain('MajorityVoting: Stand-in for MajorityVoting.');
     });
 
+    it('offers only the types that build without the config nobody gave, and says why none fits', async () => {
+      // A stand-in AgentRearrange that needs a flow, like the real one.
+      const needsFlow = (type: string) => ({
+        ...standInDescriptor(type),
+        configSchema: z.object({ flow: z.string() }),
+      });
+      const chooser = new ScriptedModel([object({ swarmType: 'MajorityVoting', reason: 'votes' })]);
+      const router = new SwarmRouter({
+        agents: [echo('a')],
+        swarmType: 'auto',
+        topologies: [needsFlow('AgentRearrange'), standInDescriptor('MajorityVoting')],
+        model: chooser,
+      });
+      await router.run('Is 7 prime?');
+      const offered = chooser.calls[0]?.tools?.[0]?.parameters as {
+        properties: { swarmType: { enum: string[] } };
+      };
+      expect(offered.properties.swarmType.enum).toEqual(['MajorityVoting']);
+      expect(
+        () =>
+          new SwarmRouter({
+            agents: [echo('a')],
+            swarmType: 'auto',
+            topologies: [needsFlow('AgentRearrange'), standInDescriptor('DebateWithJudge', { minAgents: 3 })],
+          }),
+      ).toThrow(
+        /^SwarmRouter: no registered topology fits for 'auto': AgentRearrange: Invalid swarm spec: configs\.AgentRearrange\.flow: .*; DebateWithJudge needs at least 3 agent\(s\) \(got 1\)\.$/,
+      );
+    });
+
+    it("refuses a config the caller gave for a type that cannot take it, at that type's key", () => {
+      const make = (configs: Record<string, unknown>) =>
+        new SwarmRouter({ agents: [echo('a')], swarmType: 'auto', topologies: topologies(), configs });
+      expect(() => make({ SequentialWorkflow: { flow: 'ghost' } })).toThrow(
+        'flow names an unknown agent "ghost".',
+      );
+      expect(() => make({ MajorityVoting: { prefix: 3 } })).toThrow(/configs\.MajorityVoting\.prefix: /);
+    });
+
+    it('builds each type once, however many runs choose it', async () => {
+      const seq = standInDescriptor('SequentialWorkflow');
+      const vote = standInDescriptor('MajorityVoting');
+      const chooser = new ScriptedModel([
+        object({ swarmType: 'MajorityVoting', reason: '1' }),
+        object({ swarmType: 'SequentialWorkflow', reason: '2' }),
+        object({ swarmType: 'MajorityVoting', reason: '3' }),
+      ]);
+      const router = new SwarmRouter({
+        agents: [echo('a')],
+        swarmType: 'auto',
+        topologies: [seq, vote],
+        model: chooser,
+      });
+      for (const task of ['x', 'y', 'z']) await router.run(task);
+      expect([seq.created.length, vote.created.length]).toEqual([1, 1]);
+    });
+
     it('sends an invalid choice back for repair', async () => {
       const chooser = new ScriptedModel([
         object({ swarmType: 'HeavySwarm', reason: 'deep' }),
@@ -126,6 +221,78 @@ describe('SwarmRouter', () => {
       expect(chooser.calls).toHaveLength(2);
       expect(chooser.calls[1]?.messages.at(-1)?.content).toMatch(/Invalid arguments: swarmType/);
     });
+  });
+
+  it('hands the constructor the config as its schema parsed it (defaults filled in)', () => {
+    const seq = standInDescriptor('SequentialWorkflow');
+    const withDefault = { ...seq, configSchema: z.object({ prefix: z.string().default('> ') }) };
+    new SwarmRouter({ agents: [echo('a')], swarmType: 'SequentialWorkflow', topologies: [withDefault] });
+    expect(seq.created[0]?.config).toEqual({ prefix: '> ' });
+  });
+
+  it('checks the most agents a type takes, and refuses two descriptors of one type', () => {
+    const debate = standInDescriptor('DebateWithJudge', { minAgents: 3, maxAgents: 3 });
+    const agents = ['a', 'b', 'c', 'd'].map(echo);
+    expect(() => new SwarmRouter({ agents, swarmType: 'DebateWithJudge', topologies: [debate] })).toThrow(
+      'SwarmRouter: DebateWithJudge takes at most 3 agent(s) (got 4).',
+    );
+    expect(
+      () =>
+        new SwarmRouter({
+          agents,
+          swarmType: 'GroupChat',
+          topologies: [standInDescriptor('GroupChat'), standInDescriptor('GroupChat')],
+        }),
+    ).toThrow('SwarmRouter: two descriptors have the type "GroupChat".');
+  });
+
+  it("passes on the topology's interruption", async () => {
+    const seq = standInDescriptor('SequentialWorkflow');
+    const interrupted = {
+      ...seq,
+      create: (agents: Agent[], config: { prefix?: string }) => {
+        const inner = seq.create(agents, config);
+        return Object.assign(Object.create(inner), {
+          run: async (task: string, options: RunOptions) => ({
+            ...(await inner.run(task, options)),
+            interrupted: true,
+            interruptionReason: 'budget:tokens',
+          }),
+        });
+      },
+    };
+    const router = new SwarmRouter({
+      agents: [echo('a')],
+      swarmType: 'SequentialWorkflow',
+      topologies: [interrupted],
+    });
+    expect(await router.run('t')).toMatchObject({ interrupted: true, interruptionReason: 'budget:tokens' });
+  });
+
+  it('runs at most maxWorkers tasks of a batch at once', async () => {
+    const gate = new Gate();
+    const model = new ScriptedModel([], {
+      fallback: respond(async (r) => {
+        await gate.wait();
+        return `done ${r.messages.at(-1)?.content}`;
+      }),
+    });
+    const router = new SwarmRouter({
+      agents: [new Agent({ name: 'w', model })],
+      swarmType: 'SequentialWorkflow',
+      topologies: [standInDescriptor('SequentialWorkflow')],
+      config: { prefix: '' },
+    });
+    const batch = router.batchedRun(['one', 'two', 'three'], { maxWorkers: 2 });
+    await gate.until(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(model.calls).toHaveLength(2);
+    gate.open();
+    expect((await batch).map((s) => s.status === 'fulfilled' && s.value.output)).toEqual([
+      'done one',
+      'done two',
+      'done three',
+    ]);
   });
 
   it('runs a batch with settled results in task order, one failure keeping the others', async () => {
@@ -151,7 +318,9 @@ describe('SwarmRouter', () => {
     expect(
       settled.map((s) => (s.status === 'fulfilled' ? s.value.output : (s.reason as Error).message)),
     ).toEqual(['done first', 'provider down', 'done third']);
-    await expect(router.batchedRun(['x'], { maxWorkers: 0 })).rejects.toBeInstanceOf(ConfigError);
+    await expect(router.batchedRun(['x'], { maxWorkers: 0 })).rejects.toThrow(
+      'SwarmRouter.batchedRun: maxWorkers must be an integer >= 1 (got 0).',
+    );
   });
 });
 

@@ -2,6 +2,8 @@ import {
   type Agent,
   BaseTopology,
   ConfigError,
+  integerOption,
+  isTopology,
   type Model,
   type ModelLike,
   mapSettled,
@@ -13,6 +15,7 @@ import {
   type Topology,
   type TopologyDescriptor,
   type TopologyResult,
+  validateMembers,
 } from '@swarm/core';
 import { chooseTopology } from './choose-topology.js';
 import { agentCountProblem, registry, unknownType } from './registry.js';
@@ -59,26 +62,43 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
   readonly agents: readonly Agent[];
   readonly #byType: Map<string, TopologyDescriptor>;
   readonly #configs: Readonly<Record<string, unknown>>;
+  readonly #givenConfigs: Readonly<Record<string, unknown>>;
   readonly #cache = new Map<string, Topology>();
   readonly #model: Model | undefined;
+  // The types 'auto' may choose from (built at construction).
+  readonly #candidates: TopologyDescriptor[] = [];
 
   constructor(options: SwarmRouterOptions) {
     super();
     this.#byType = registry(options?.topologies, 'SwarmRouter');
-    if (!Array.isArray(options.agents) || options.agents.length === 0) {
-      throw new ConfigError('SwarmRouter: agents must be a non-empty array of Agents.');
-    }
-    this.agents = Object.freeze([...options.agents]);
+    const members = validateMembers(options.agents, 'SwarmRouter');
+    members.forEach((m, i) => {
+      if (isTopology(m)) {
+        throw new ConfigError(
+          `SwarmRouter: agents[${i}] is a topology; the router builds its topologies from Agents.`,
+        );
+      }
+    });
+    this.agents = Object.freeze(members as Agent[]);
     this.name = options.name ?? 'swarm-router';
     this.swarmType = options.swarmType;
+    this.#givenConfigs = options.configs ?? {};
     this.#configs = {
       ...(options.swarmType !== 'auto' &&
         options.config !== undefined && { [options.swarmType]: options.config }),
       ...options.configs,
     };
     if (options.swarmType === 'auto') {
-      if (this.#candidates().length === 0) {
-        throw new ConfigError(`SwarmRouter: no registered topology takes ${this.agents.length} agent(s).`);
+      // 'auto' offers only the types that take these agents and build with their config, each
+      // built now, so a model's choice never fails for a reason known before the first run.
+      const excluded: string[] = [];
+      for (const descriptor of this.#byType.values()) {
+        const problem = this.#buildProblem(descriptor);
+        if (problem) excluded.push(problem);
+        else this.#candidates.push(descriptor);
+      }
+      if (this.#candidates.length === 0) {
+        throw new ConfigError(`SwarmRouter: no registered topology fits for 'auto': ${excluded.join('; ')}.`);
       }
       this.#model = resolveModel(options.model ?? this.agents[0]!.model);
     } else {
@@ -111,7 +131,7 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
           ({ swarmType, reason } = await chooseTopology(
             this.#model!,
             task,
-            this.#candidates(),
+            this.#candidates,
             context,
             names,
           ));
@@ -139,23 +159,31 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     tasks: readonly string[],
     options: RouterBatchOptions = {},
   ): Promise<Settled<SwarmRouterResult>[]> {
-    const { maxWorkers = 1, ...runOptions } = options;
+    const { maxWorkers, ...runOptions } = options;
     if (!Array.isArray(tasks))
       throw new ConfigError('SwarmRouter.batchedRun: tasks must be an array of strings.');
-    if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
-      throw new ConfigError(
-        `SwarmRouter.batchedRun: maxWorkers must be an integer >= 1 (got ${maxWorkers}).`,
-      );
-    }
+    const concurrency = integerOption('SwarmRouter.batchedRun', 'maxWorkers', maxWorkers, 1, 1);
     return mapSettled(tasks, (task) => this.run(task, runOptions), {
-      concurrency: maxWorkers,
+      concurrency,
       ...(runOptions.signal && { signal: runOptions.signal }),
     });
   }
 
-  // The types that can take this many agents: what 'auto' may choose from.
-  #candidates(): TopologyDescriptor[] {
-    return [...this.#byType.values()].filter((d) => agentCountProblem(d, this.agents.length) === undefined);
+  // Why a type cannot run with these agents and its config, or undefined once it is built.
+  #buildProblem(descriptor: TopologyDescriptor): string | undefined {
+    const count = agentCountProblem(descriptor, this.agents.length);
+    if (count) return count;
+    try {
+      this.#topology(descriptor.type);
+      return undefined;
+    } catch (error) {
+      // A config the caller gave and got wrong is their mistake: say so now. A type that cannot
+      // build without config nobody gave (a flow, edges) is simply not on the menu.
+      const given = Object.hasOwn(this.#configs, descriptor.type);
+      if (!given && SwarmError.isInstance(error) && error.code === 'CONFIG')
+        return `${descriptor.type}: ${error.message}`;
+      throw error;
+    }
   }
 
   // Builds a type once, from a copy of the agents and its validated config.
@@ -169,7 +197,12 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     let config: unknown = this.#configs[type] ?? {};
     if (descriptor.configSchema) {
       const parsed = descriptor.configSchema.safeParse(config);
-      if (!parsed.success) throw new SwarmSpecError(issuesOf(parsed.error, ['config']));
+      if (!parsed.success) {
+        // Reported where the caller wrote it: `config.x`, or `configs.Type.x` for a config per type.
+        const perType = this.swarmType === 'auto' || Object.hasOwn(this.#givenConfigs, type);
+        const at = perType ? ['configs', type] : ['config'];
+        throw new SwarmSpecError(issuesOf(parsed.error, at));
+      }
       config = parsed.data;
     }
     let topology: Topology;

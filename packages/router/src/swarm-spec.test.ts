@@ -1,4 +1,4 @@
-import { tool } from '@swarm/core';
+import { ConfigError, tool } from '@swarm/core';
 import { reply, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -87,7 +87,31 @@ describe('loadSwarmSpec', () => {
     ).toEqual([{ path: 'config.prefix', message: expect.stringMatching(/expected string/) }]);
     expect(
       issues({ agents: [{ name: 'a' }], topology: 'SequentialWorkflow', config: { flow: 'ghost' } }),
-    ).toEqual([{ path: 'config', message: 'flow names an unknown agent "ghost".' }]);
+    ).toEqual([{ path: 'config.flow', message: 'flow names an unknown agent "ghost".' }]);
+  });
+
+  it("puts a constructor's error at the config key it names (with its index), else at config", () => {
+    const refusing = (message: string) => ({
+      type: 'Strict',
+      description: 'Refuses its config.',
+      create: () => {
+        throw new ConfigError(message);
+      },
+    });
+    const at = (message: string, config: Record<string, unknown>) =>
+      issues({ agents: [{ name: 'a' }], topology: 'Strict', config }, { topologies: [refusing(message)] })[0]
+        ?.path;
+    const config = { edges: [], flow: 'a -> b', rounds: 2, 'max.depth': 1 };
+    expect(at('Strict: edges[1] names an unknown node "x".', config)).toBe('config.edges[1]');
+    expect(at('Strict: unknown member "b" at column 6 of the flow:\n  a -> b', config)).toBe('config.flow');
+    // The key named first wins; a key inside a longer word or path is not the key.
+    expect(at('Strict: rounds must be fewer than the edges.', config)).toBe('config.rounds');
+    expect(at('Strict: maxrounds and overflow are unknown; x.rounds too.', config)).toBe('config');
+    expect(at('Strict: max.depth must be 2.', config)).toBe('config.max.depth');
+    expect(at('Strict: the flowchart has an unknown roundsman.', config)).toBe('config');
+    // The owner's name is not the key, even when a key has the same name.
+    expect(at('flow: the agents cannot run.', { flow: 'a' })).toBe('config');
+    expect(at('Strict: with several agents each must be named after a role.', config)).toBe('config');
   });
 
   it('rejects fields a spec does not have, so a typo is not silently ignored', () => {

@@ -117,31 +117,55 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
   if (issues.length > 0 || !descriptor) throw new SwarmSpecError(issues);
 
   const agents = valid.agents.map((agent, i) =>
-    attempt(`agents[${i}]`, () => {
-      const model = agent.model ?? options.defaultModel!;
-      return new Agent({
-        name: agent.name,
-        model,
-        ...(agent.description !== undefined && { description: agent.description }),
-        ...(agent.instructions !== undefined && { instructions: agent.instructions }),
-        ...(agent.maxTurns !== undefined && { maxTurns: agent.maxTurns }),
-        ...(agent.temperature !== undefined && { temperature: agent.temperature }),
-        ...(agent.tools && { tools: agent.tools.map((name) => options.tools![name]!) }),
-      });
-    }),
+    attempt(
+      () => `agents[${i}]`,
+      () => {
+        const model = agent.model ?? options.defaultModel!;
+        return new Agent({
+          name: agent.name,
+          model,
+          ...(agent.description !== undefined && { description: agent.description }),
+          ...(agent.instructions !== undefined && { instructions: agent.instructions }),
+          ...(agent.maxTurns !== undefined && { maxTurns: agent.maxTurns }),
+          ...(agent.temperature !== undefined && { temperature: agent.temperature }),
+          ...(agent.tools && { tools: agent.tools.map((name) => options.tools![name]!) }),
+        });
+      },
+    ),
   );
-  const topology = attempt('config', () => descriptor.create([...agents], config));
+  const topology = attempt(
+    (message) => configPath(message, valid.config ?? {}),
+    () => descriptor.create([...agents], config),
+  );
   return { spec: valid, agents, descriptor, topology };
 }
 
 // A constructor's ConfigError, reported at the place in the spec it came from.
-function attempt<T>(path: string, build: () => T): T {
+function attempt<T>(path: (message: string) => string, build: () => T): T {
   try {
     return build();
   } catch (error) {
     if (SwarmError.isInstance(error) && error.code === 'CONFIG') {
-      throw new SwarmSpecError([{ path, message: error.message }]);
+      throw new SwarmSpecError([{ path: path(error.message), message: error.message }]);
     }
     throw error;
   }
+}
+
+/**
+ * Where in the spec a topology constructor's complaint belongs: `config.<key>` (with its index,
+ * `config.edges[0]`) for the config key its message names first, else `config`. Constructors name
+ * the option they refuse (`AgentRearrange: unknown member ... of the flow`), so this finds it.
+ */
+function configPath(message: string, config: Readonly<Record<string, unknown>>): string {
+  const text = message.replace(/^[\w .]+?:\s/, ''); // drop the "Owner: " prefix
+  let best: { at: number; path: string } | undefined;
+  for (const key of Object.keys(config)) {
+    const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const found = new RegExp(`(?<![\\w.])${escaped}(\\[\\d+\\])?(?![\\w])`).exec(text);
+    if (found && (best === undefined || found.index < best.at)) {
+      best = { at: found.index, path: `config.${key}${found[1] ?? ''}` };
+    }
+  }
+  return best?.path ?? 'config';
 }

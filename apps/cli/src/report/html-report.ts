@@ -1,5 +1,6 @@
 import type { SwarmEvent, TopologyResult } from '@swarm/core';
-import { type ThoughtView, type TraceView, traceView } from './trace-view.js';
+import { toJson } from '../json-output.js';
+import { type RunView, type ThoughtView, type TraceView, traceView } from './trace-view.js';
 
 /** What a report is made of: the run's result and its whole trace. */
 export interface ReportInput {
@@ -15,6 +16,12 @@ const esc = (text: unknown): string =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
+/** Most rows a long table (model calls, events) draws; the rest are counted, and the trace file has them all. */
+export const maxTableRows = 2000;
+const more = (total: number, what: string) =>
+  total > maxTableRows
+    ? `<p class="muted" data-more>Showing the first ${maxTableRows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}; the trace file (--trace) has them all.</p>`
+    : '';
 const fixed = (n: number | undefined, digits = 3) =>
   n === undefined ? '' : Number(n.toFixed(digits)).toString();
 
@@ -97,12 +104,16 @@ ${status}
 }
 
 function runsSection(view: TraceView): string {
+  const known = new Set(view.runs.map((r) => r.runId));
+  const byParent = new Map<string | undefined, RunView[]>();
+  for (const r of view.runs) {
+    const key = r.parentRunId !== undefined && known.has(r.parentRunId) ? r.parentRunId : undefined;
+    const siblings = byParent.get(key);
+    if (siblings) siblings.push(r);
+    else byParent.set(key, [r]);
+  }
   const children = (parent: string | undefined): string => {
-    const runs = view.runs.filter(
-      (r) =>
-        r.parentRunId === parent ||
-        (parent === undefined && !view.runs.some((p) => p.runId === r.parentRunId)),
-    );
+    const runs = byParent.get(parent) ?? [];
     if (runs.length === 0) return '';
     return `<ul class="tree">${runs
       .map(
@@ -161,7 +172,9 @@ function thoughtsSection(view: TraceView): string {
   const ids = new Set(view.thoughts.map((t) => t.id));
   for (const t of view.thoughts) {
     const key = t.parent !== undefined && ids.has(t.parent) ? t.parent : undefined;
-    byParent.set(key, [...(byParent.get(key) ?? []), t]);
+    const siblings = byParent.get(key);
+    if (siblings) siblings.push(t);
+    else byParent.set(key, [t]);
   }
   const draw = (parent: string | undefined): string => {
     const nodes = byParent.get(parent) ?? [];
@@ -179,21 +192,23 @@ function thoughtsSection(view: TraceView): string {
 
 function callsSection(view: TraceView, total: number | undefined): string {
   const rows = view.calls
+    .slice(0, maxTableRows)
     .map(
       (c, i) =>
         `<tr data-call><td>${i + 1}</td><td>${esc(c.agent)}</td><td>${esc(c.purpose)}</td><td>${esc(c.model)}</td><td>${esc(c.finishReason)}</td><td>${c.tokens}</td></tr>`,
     )
     .join('');
-  return `<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), ${total ?? 0} tokens in all</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th></tr>${rows}</table></section>`;
+  return `<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), ${total ?? 0} tokens in all</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th></tr>${rows}</table>${more(view.calls.length, 'calls')}</section>`;
 }
 
 function eventsSection(events: readonly SwarmEvent[], view: TraceView): string {
   const counts = view.counts.map(([type, n]) => `<span class="tag">${esc(type)} ${n}</span>`).join(' ');
   const rows = events
+    .slice(0, maxTableRows)
     .map((e) => {
       const { type, runId: _r, at, topology: _t, agent, parentRunId: _p, path: _path, ...rest } = e;
-      return `<tr><td>${esc(at.slice(11, 23))}</td><td>${esc(type)}</td><td>${esc(agent ?? '')}</td><td>${esc(JSON.stringify(rest).slice(0, 300))}</td></tr>`;
+      return `<tr><td>${esc(at.slice(11, 23))}</td><td>${esc(type)}</td><td>${esc(agent ?? '')}</td><td>${esc(toJson(rest, 0).slice(0, 300))}</td></tr>`;
     })
     .join('');
-  return `<section id="events"><details><summary>All ${events.length} events</summary><p>${counts}</p><table><tr><th>time</th><th>type</th><th>agent</th><th>data</th></tr>${rows}</table></details></section>`;
+  return `<section id="events"><details><summary>All ${events.length} events</summary><p>${counts}</p><table><tr><th>time</th><th>type</th><th>agent</th><th>data</th></tr>${rows}</table>${more(events.length, 'events')}</details></section>`;
 }
