@@ -3,7 +3,9 @@ import {
   BaseTopology,
   budgetStop,
   ConfigError,
+  concurrencyOption,
   errorMessage,
+  integerOption,
   type Member,
   type Message,
   type ModelLike,
@@ -14,6 +16,7 @@ import {
   runMember,
   runTopology,
   type TopologyResult,
+  timeoutOption,
   turnsAsText,
   validateMembers,
 } from '@swarm/core';
@@ -21,7 +24,6 @@ import { z } from 'zod';
 import { isRunStop } from './attempts.js';
 import { Head, type HeadLike } from './head.js';
 import { type HeavyRole, type HeavyRoleSet, heavyRoleSets } from './heavy-roles.js';
-import { concurrencyOption, integerOption, timeoutOption } from './option-checks.js';
 import { withTaskTimeout } from './task-timeout.js';
 
 /** Options of a HeavySwarm: a model and role data, or your own members; plus who asks and who synthesizes. */

@@ -1,10 +1,14 @@
 import {
   BaseTopology,
+  booleanOption,
   budgetStop,
   Conversation,
+  concurrencyOption,
+  integerOption,
   type Member,
   memberTurn,
   type OutputType,
+  outputTypeOption,
   type RunContext,
   type RunOptions,
   runMember,
@@ -25,7 +29,6 @@ import {
   type OrderRecord,
   workerTurns,
 } from './hierarchy-turns.js';
-import { booleanOption, concurrencyOption, integerOption, outputTypeOption } from './option-checks.js';
 import { type Attempted, workOutcome } from './order-result.js';
 import { type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
 

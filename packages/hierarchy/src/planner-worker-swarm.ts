@@ -1,6 +1,8 @@
 import {
   BaseTopology,
   budgetStop,
+  concurrencyOption,
+  integerOption,
   type Member,
   memberTurn,
   type RunContext,
@@ -8,13 +10,13 @@ import {
   runMember,
   runTopology,
   type TopologyResult,
+  timeoutOption,
   turnsAsText,
   validateMembers,
 } from '@swarm/core';
 import { isRunStop, withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
 import { Head, type HeadLike } from './head.js';
-import { concurrencyOption, integerOption, timeoutOption } from './option-checks.js';
 import { type Attempted, workOutcome } from './order-result.js';
 import {
   type JudgeVerdict,
