@@ -1,4 +1,4 @@
-import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
+import { Agent, ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
 import { Gate, ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { HeavySwarm } from './heavy-swarm.js';
@@ -159,6 +159,16 @@ describe('HeavySwarm', () => {
       'user(analysis): FAILED to answer: role analysis took longer than 20 ms',
     );
     expect(result.output).toBe('synthesis of 4 answers');
+  });
+
+  it("runs each role in the run itself under its time limit: its events carry the run's id", async () => {
+    const model = swarmModel((request) => `${request.metadata?.agent} answer`);
+    const events: SwarmEvent[] = [];
+    await new HeavySwarm({ model }).run('task', { onEvent: (e) => events.push(e) });
+    const runId = events.find((e) => e.type === 'run.start')!.runId;
+    const roleEvents = events.filter((e) => e.agent === 'research');
+    expect(roleEvents.length).toBeGreaterThan(0);
+    expect(roleEvents.every((e) => e.runId === runId && e.parentRunId === undefined)).toBe(true);
   });
 
   it('on a second loop asks questions that improve on the last synthesis', async () => {
