@@ -269,6 +269,27 @@ describe('HierarchicalSwarm', () => {
     expect(second).toContain('round 2 of at most 5');
   });
 
+  it("with done on the first loop runs that loop's orders and stops, asking for no other loop", async () => {
+    const writer = steadyWorker('writer', 'draft one');
+    const director = headModel({
+      director: [
+        { plan: 'nothing to do', orders: [], done: true },
+        { plan: 'one draft will do', orders: [order('o1', 'writer', 'Draft it.')], done: true },
+      ],
+      final: ['answer'],
+    });
+    const result = await new HierarchicalSwarm({ director, agents: [writer.agent], maxLoops: 3 }).run(
+      'Write a haiku.',
+    );
+
+    // An empty first spec has no results to answer from: it goes back for repair, even when done.
+    expect(seen(director.calls[1])).toContain('there are no results yet: give at least one order');
+    expect(result.loops).toHaveLength(1);
+    expect(result.loops[0]!.orders[0]).toMatchObject({ id: 'o1', status: 'done', output: 'draft one' });
+    expect(director.calls.map((c) => c.metadata?.purpose)).toEqual(['director', 'director', 'final']);
+    expect(result.output).toBe('answer');
+  });
+
   it('asks for feedback on the outputs only, and shows it to the director next loop', async () => {
     const writer = steadyWorker('writer', 'draft one');
     const director = headModel({

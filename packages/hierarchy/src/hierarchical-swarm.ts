@@ -146,7 +146,7 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
     const messages = last
       ? nextLoopTurns(task, this.agents, last, loop, this.maxLoops)
       : [briefing(task, this.agents)];
-    const schema = swarmSpecSchema([...this.#byName.keys()], this.maxOrders);
+    const schema = swarmSpecSchema([...this.#byName.keys()], this.maxOrders, { firstLoop: !last });
     const spec = await this.#director.object(schema, messages, {
       context,
       name: 'swarm_spec',
