@@ -198,6 +198,17 @@ describe('HeavySwarm', () => {
     });
   });
 
+  it('on a budget stop in a later loop answers with the last synthesis, not the half-done round', async () => {
+    const model = swarmModel((request) => `${request.metadata?.agent} answer`);
+    // Loop 1: questions, three answers, synthesis (5 calls); loop 2: questions and harper (7).
+    const result = await new HeavySwarm({ model, roles: 'grok', maxWorkers: 1, maxLoops: 2 }).run('task', {
+      budget: { maxCalls: 7 },
+    });
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls' });
+    expect(result.loops[1]!.answers[0]).toMatchObject({ status: 'done', output: 'harper answer' });
+    expect(result.output).toBe('synthesis of 3 answers');
+  });
+
   it('rejects bad options at construction', () => {
     const model = new ScriptedModel();
     expect(() => new HeavySwarm({})).toThrow(ConfigError);

@@ -295,14 +295,13 @@ function synthesisTurns(task: string, answers: readonly RoleAnswer[]): Message[]
   ];
 }
 
-// After a budget stop: the last synthesis, or else the roles' answers of the last loop.
+// After a budget stop: the latest synthesis (a whole answer), or else the first loop's finished answers.
 function answerFromLoops(loops: readonly HeavyLoop[]): string | undefined {
-  const last = loops.at(-1);
-  if (last?.synthesis !== undefined) return last.synthesis;
-  const previous = loops.at(-2)?.synthesis;
-  const done = (last?.answers ?? []).filter((a) => a.status === 'done');
+  const synthesis = loops.findLast((loop) => loop.synthesis !== undefined)?.synthesis;
+  if (synthesis !== undefined) return synthesis;
+  const done = (loops.at(-1)?.answers ?? []).filter((a) => a.status === 'done');
   if (done.length > 0) return turnsAsText(done.map((a) => memberTurn(a.role, a.output ?? '')));
-  return previous;
+  return undefined;
 }
 
 function describe(member: Member): string | undefined {
