@@ -68,6 +68,21 @@ describe('HeavySwarm', () => {
     ]);
   });
 
+  it('keeps at most maxWorkers roles answering at once', async () => {
+    const gate = new Gate();
+    const model = swarmModel(async (request) => {
+      await gate.wait();
+      return `${request.metadata?.agent} answer`;
+    });
+    const running = new HeavySwarm({ model, maxWorkers: 2 }).run('task');
+    await gate.until(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.waiting).toBe(2); // the other two roles have not started
+    gate.open();
+    const result = await running;
+    expect(result.loops[0]!.answers.map((a) => a.status)).toEqual(['done', 'done', 'done', 'done']);
+  });
+
   it('takes custom roles as data: their names key the questions and their instructions guide the answers', async () => {
     const model = swarmModel((request) => `${request.metadata?.agent}: ${request.system}`);
     const result = await new HeavySwarm({

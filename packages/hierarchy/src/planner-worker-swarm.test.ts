@@ -203,6 +203,29 @@ describe('PlannerWorkerSwarm', () => {
     );
   });
 
+  it('clears the time limit of a task that finishes in time', async () => {
+    const solo = steadyWorker('solo');
+    const planner = headModel({
+      planner: [{ tasks: [task('t1', 'quick', 5)] }],
+      judge: [complete],
+      synthesis: ['done'],
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    await new PlannerWorkerSwarm({ planner, workers: [solo.agent], taskTimeoutMs: 600_000 }).run('goal');
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it('has a separate judge give the verdict when one is given', async () => {
+    const solo = steadyWorker('solo');
+    const planner = headModel({ planner: [{ tasks: [task('t1', 'work', 5)] }], synthesis: ['done'] });
+    const judge = headModel({ judge: [complete] });
+    const result = await new PlannerWorkerSwarm({ planner, judge, workers: [solo.agent] }).run('goal');
+    expect(judge.calls.map((c) => c.metadata?.purpose)).toEqual(['judge']);
+    expect(planner.calls.map((c) => c.metadata?.purpose)).toEqual(['planner', 'synthesis']);
+    expect(result.cycles[0]!.verdict).toEqual(complete);
+  });
+
   it('times out a member that ignores its signal, and the run goes on', async () => {
     class Deaf extends BaseTopology {
       readonly type = 'Deaf';
