@@ -17,13 +17,14 @@ import {
   runTopology,
   type TopologyResult,
   timeoutOption,
-  turnsAsText,
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
 import { isRunStop } from './attempts.js';
 import { Head, type HeadLike } from './head.js';
 import { type HeavyRole, type HeavyRoleSet, heavyRoleSets } from './heavy-roles.js';
+import { memberDescription } from './hierarchy-turns.js';
+import { finishedOutputs } from './order-result.js';
 import { withTaskTimeout } from './task-timeout.js';
 
 /** Options of a HeavySwarm: a model and role data, or your own members; plus who asks and who synthesizes. */
@@ -109,7 +110,7 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
     if (options.agents !== undefined) {
       this.roles = validateMembers(options.agents, owner, { option: 'agents', min: 1 }).map((member) => ({
         name: member.name,
-        description: describe(member) ?? `The ${member.name} perspective.`,
+        description: memberDescription(member) ?? `The ${member.name} perspective.`,
         member,
       }));
     } else {
@@ -299,11 +300,5 @@ function synthesisTurns(task: string, answers: readonly RoleAnswer[]): Message[]
 function answerFromLoops(loops: readonly HeavyLoop[]): string | undefined {
   const synthesis = loops.findLast((loop) => loop.synthesis !== undefined)?.synthesis;
   if (synthesis !== undefined) return synthesis;
-  const done = (loops.at(-1)?.answers ?? []).filter((a) => a.status === 'done');
-  if (done.length > 0) return turnsAsText(done.map((a) => memberTurn(a.role, a.output ?? '')));
-  return undefined;
-}
-
-function describe(member: Member): string | undefined {
-  return 'description' in member && typeof member.description === 'string' ? member.description : undefined;
+  return finishedOutputs((loops.at(-1)?.answers ?? []).map((a) => ({ ...a, by: a.role })));
 }

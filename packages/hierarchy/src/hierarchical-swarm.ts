@@ -6,7 +6,6 @@ import {
   concurrencyOption,
   integerOption,
   type Member,
-  memberTurn,
   type OutputType,
   outputTypeOption,
   type RunContext,
@@ -14,7 +13,6 @@ import {
   runMember,
   runTopology,
   type TopologyResult,
-  turnsAsText,
   validateMembers,
 } from '@swarm/core';
 import { isRunStop, withRetries } from './attempts.js';
@@ -29,7 +27,7 @@ import {
   type OrderRecord,
   workerTurns,
 } from './hierarchy-turns.js';
-import { type Attempted, workOutcome } from './order-result.js';
+import { type Attempted, finishedOutputs, workOutcome } from './order-result.js';
 import { type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
 
 /** Options of a HierarchicalSwarm. */
@@ -245,7 +243,5 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
 
 // After a budget stop: the finished orders' outputs, as the answer the run can still give.
 function answerFromResults(loops: readonly HierarchyLoop[]): string | undefined {
-  const done = loops.flatMap((loop) => loop.orders.filter((order) => order.status === 'done'));
-  if (done.length === 0) return undefined;
-  return turnsAsText(done.map((order) => memberTurn(order.agentName, order.output ?? '')));
+  return finishedOutputs(loops.flatMap((loop) => loop.orders.map((o) => ({ ...o, by: o.agentName }))));
 }
