@@ -292,3 +292,44 @@ describe('mapSettled', () => {
     await expect(mapSettled([1], async (n) => n, { concurrency: 0 })).rejects.toThrow(ConfigError);
   });
 });
+
+describe('withSignal', () => {
+  it('is the same run with one more cancel signal: same id, path, events, budget and totals', async () => {
+    const events: SwarmEvent[] = [];
+    const parent = new RunContext({ topology: 'Outer', onEvent: (e) => events.push(e) });
+    const context = new RunContext({ parent, topology: 'Inner', budget: { maxCalls: 2 } });
+    const controller = new AbortController();
+    const view = context.withSignal(controller.signal);
+    expect(view).not.toBe(context);
+    expect(view.runId).toBe(context.runId);
+    expect(view.path).toEqual(['Outer', 'Inner']);
+
+    const model = new ScriptedModel([], { fallback: reply('ok') });
+    await view.callModel(model, { messages: [{ role: 'user', content: 'hi' }] });
+    // The call counts in the run and its ancestors, and its events carry the run's own id.
+    expect([context.llmCalls, parent.llmCalls, view.llmCalls]).toEqual([1, 1, 1]);
+    expect(context.usage.totalTokens).toBeGreaterThan(0);
+    expect(view.usage).toBe(context.usage);
+    expect(events.filter((e) => e.type === 'model.request').map((e) => e.runId)).toEqual([context.runId]);
+    // The run's budget holds for the view: the third call of the two-call budget is refused.
+    await context.callModel(model, { messages: [{ role: 'user', content: 'hi' }] });
+    await expect(view.callModel(model, { messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
+      BudgetExceededError,
+    );
+  });
+
+  it("fires on its own signal without cancelling the run, and on the run's signal", async () => {
+    const runController = new AbortController();
+    const context = new RunContext({ signal: runController.signal });
+    const own = new AbortController();
+    const view = context.withSignal(own.signal);
+    own.abort();
+    expect(view.signal?.aborted).toBe(true);
+    expect(context.signal?.aborted).toBe(false);
+
+    const other = context.withSignal(new AbortController().signal);
+    runController.abort();
+    expect(other.signal?.aborted).toBe(true);
+    expect(context.withSignal(undefined)).toBe(context);
+  });
+});

@@ -10,7 +10,7 @@ import {
 import type { EventInput, SwarmEvent } from './events.js';
 import type { Limiter } from './limiter.js';
 import { newRunId } from './run-id.js';
-import type { Model, ModelRequest, ModelResponse } from './types.js';
+import type { Model, ModelRequest, ModelResponse, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** A whole-run budget over all agents together. */
@@ -64,11 +64,23 @@ export class RunContext {
   readonly parent: RunContext | undefined;
   /** Names of the runs from the outermost to this one (topology types, or agent names). */
   readonly path: readonly string[];
-  /** Tokens used by every call of the run so far, nested runs included. */
-  readonly usage = emptyUsage();
-  /** Model calls started so far, failed ones and nested runs' included. */
-  llmCalls = 0;
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
+  // Shared by every view of this run (`withSignal`), so they all count into the same totals.
+  #totals = { usage: emptyUsage(), llmCalls: 0 };
+
+  /** Tokens used by every call of the run so far, nested runs included. */
+  get usage(): Usage {
+    return this.#totals.usage;
+  }
+
+  /** Model calls started so far, failed ones and nested runs' included. */
+  get llmCalls(): number {
+    return this.#totals.llmCalls;
+  }
+
+  set llmCalls(value: number) {
+    this.#totals.llmCalls = value;
+  }
 
   constructor(options: RunContextOptions = {}) {
     const { parent } = options;
@@ -81,6 +93,28 @@ export class RunContext {
     this.budget = validateBudget(options.budget);
     this.textDeltas = options.textDeltas ?? parent?.textDeltas ?? false;
     this.#onEvent = options.onEvent;
+  }
+
+  /**
+   * The same run with one more cancel signal: it fires when `signal` or the run's own signal does.
+   * Everything else is this run's (id, path, events, budget, limiter, totals), so work given the
+   * returned context is part of the run, not a nested run. For a time limit on part of a run.
+   */
+  withSignal(signal: AbortSignal | undefined): RunContext {
+    if (!signal || signal === this.signal) return this;
+    const view = new RunContext({
+      parent: this.parent,
+      runId: this.runId,
+      topology: this.topology,
+      name: this.path.at(-1),
+      signal: joinSignals(this.signal, signal),
+      limiter: this.limiter,
+      budget: this.budget,
+      textDeltas: this.textDeltas,
+      onEvent: this.#onEvent,
+    });
+    view.#totals = this.#totals;
+    return view;
   }
 
   /** Returns `context` if given, else a fresh context for these options (nested when they name a parent). */
@@ -144,7 +178,7 @@ export class RunContext {
 
   // Counts calls in this run and every ancestor, so a nested run's calls are the parent's too.
   #countCalls(delta: number): void {
-    for (let run: RunContext | undefined = this; run; run = run.parent) run.llmCalls += delta;
+    for (let run: RunContext | undefined = this; run; run = run.parent) run.#totals.llmCalls += delta;
   }
 
   /**

@@ -1,8 +1,8 @@
-import { SwarmError } from '@swarm/core';
+import { budgetStop, isAbort } from '@swarm/core';
 
 /** An error that ends the whole run rather than one task: an abort, or a spent budget. */
 export function isRunStop(error: unknown): boolean {
-  return SwarmError.isInstance(error) && (error.code === 'ABORTED' || error.code === 'BUDGET_EXCEEDED');
+  return isAbort(error) || budgetStop(error) !== undefined;
 }
 
 /** Thrown when every attempt at a task failed: the last error, and how many attempts were made. */

@@ -1,4 +1,4 @@
-import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
+import { Agent, ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
 import { Gate, ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { HeavySwarm } from './heavy-swarm.js';
@@ -66,6 +66,21 @@ describe('HeavySwarm', () => {
       { role: 'user', content: 'Should we rewrite the billing system?' },
       { role: 'user', name: 'questioner', content: 'Your question (research): What does research say?' },
     ]);
+  });
+
+  it('keeps at most maxWorkers roles answering at once', async () => {
+    const gate = new Gate();
+    const model = swarmModel(async (request) => {
+      await gate.wait();
+      return `${request.metadata?.agent} answer`;
+    });
+    const running = new HeavySwarm({ model, maxWorkers: 2 }).run('task');
+    await gate.until(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.waiting).toBe(2); // the other two roles have not started
+    gate.open();
+    const result = await running;
+    expect(result.loops[0]!.answers.map((a) => a.status)).toEqual(['done', 'done', 'done', 'done']);
   });
 
   it('takes custom roles as data: their names key the questions and their instructions guide the answers', async () => {
@@ -161,6 +176,16 @@ describe('HeavySwarm', () => {
     expect(result.output).toBe('synthesis of 4 answers');
   });
 
+  it("runs each role in the run itself under its time limit: its events carry the run's id", async () => {
+    const model = swarmModel((request) => `${request.metadata?.agent} answer`);
+    const events: SwarmEvent[] = [];
+    await new HeavySwarm({ model }).run('task', { onEvent: (e) => events.push(e) });
+    const runId = events.find((e) => e.type === 'run.start')!.runId;
+    const roleEvents = events.filter((e) => e.agent === 'research');
+    expect(roleEvents.length).toBeGreaterThan(0);
+    expect(roleEvents.every((e) => e.runId === runId && e.parentRunId === undefined)).toBe(true);
+  });
+
   it('on a second loop asks questions that improve on the last synthesis', async () => {
     const model = swarmModel((request) => `${request.metadata?.agent} answer`);
     const result = await new HeavySwarm({ model, roles: 'grok', maxLoops: 2 }).run('task');
@@ -186,6 +211,17 @@ describe('HeavySwarm', () => {
       status: 'failed',
       error: expect.stringMatching(/^not run: /),
     });
+  });
+
+  it('on a budget stop in a later loop answers with the last synthesis, not the half-done round', async () => {
+    const model = swarmModel((request) => `${request.metadata?.agent} answer`);
+    // Loop 1: questions, three answers, synthesis (5 calls); loop 2: questions and harper (7).
+    const result = await new HeavySwarm({ model, roles: 'grok', maxWorkers: 1, maxLoops: 2 }).run('task', {
+      budget: { maxCalls: 7 },
+    });
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls' });
+    expect(result.loops[1]!.answers[0]).toMatchObject({ status: 'done', output: 'harper answer' });
+    expect(result.output).toBe('synthesis of 3 answers');
   });
 
   it('rejects bad options at construction', () => {

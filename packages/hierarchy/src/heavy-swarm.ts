@@ -3,7 +3,9 @@ import {
   BaseTopology,
   budgetStop,
   ConfigError,
+  concurrencyOption,
   errorMessage,
+  integerOption,
   type Member,
   type Message,
   type ModelLike,
@@ -14,14 +16,15 @@ import {
   runMember,
   runTopology,
   type TopologyResult,
-  turnsAsText,
+  timeoutOption,
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
 import { isRunStop } from './attempts.js';
 import { Head, type HeadLike } from './head.js';
 import { type HeavyRole, type HeavyRoleSet, heavyRoleSets } from './heavy-roles.js';
-import { concurrencyOption, integerOption, timeoutOption } from './option-checks.js';
+import { memberDescription } from './hierarchy-turns.js';
+import { finishedOutputs } from './order-result.js';
 import { withTaskTimeout } from './task-timeout.js';
 
 /** Options of a HeavySwarm: a model and role data, or your own members; plus who asks and who synthesizes. */
@@ -107,7 +110,7 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
     if (options.agents !== undefined) {
       this.roles = validateMembers(options.agents, owner, { option: 'agents', min: 1 }).map((member) => ({
         name: member.name,
-        description: describe(member) ?? `The ${member.name} perspective.`,
+        description: memberDescription(member) ?? `The ${member.name} perspective.`,
         member,
       }));
     } else {
@@ -293,16 +296,9 @@ function synthesisTurns(task: string, answers: readonly RoleAnswer[]): Message[]
   ];
 }
 
-// After a budget stop: the last synthesis, or else the roles' answers of the last loop.
+// After a budget stop: the latest synthesis (a whole answer), or else the first loop's finished answers.
 function answerFromLoops(loops: readonly HeavyLoop[]): string | undefined {
-  const last = loops.at(-1);
-  if (last?.synthesis !== undefined) return last.synthesis;
-  const previous = loops.at(-2)?.synthesis;
-  const done = (last?.answers ?? []).filter((a) => a.status === 'done');
-  if (done.length > 0) return turnsAsText(done.map((a) => memberTurn(a.role, a.output ?? '')));
-  return previous;
-}
-
-function describe(member: Member): string | undefined {
-  return 'description' in member && typeof member.description === 'string' ? member.description : undefined;
+  const synthesis = loops.findLast((loop) => loop.synthesis !== undefined)?.synthesis;
+  if (synthesis !== undefined) return synthesis;
+  return finishedOutputs((loops.at(-1)?.answers ?? []).map((a) => ({ ...a, by: a.role })));
 }

@@ -134,6 +134,48 @@ describe('HierarchicalSwarm', () => {
     expect(started).toEqual(['c', 'a', 'b']);
   });
 
+  it('with parallel: false never has two orders in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const tracked = (name: string) =>
+      worker(
+        name,
+        respond(async () => {
+          inFlight += 1;
+          peak = Math.max(peak, inFlight);
+          await new Promise((resolve) => setImmediate(resolve));
+          inFlight -= 1;
+          return name;
+        }),
+      );
+    const [a, b] = ['a', 'b'].map(tracked);
+    const director = headModel({
+      director: [{ plan: 'p', orders: [order('1', 'a', 'x'), order('2', 'b', 'y')], done: false }],
+      final: ['done'],
+    });
+    await new HierarchicalSwarm({ director, agents: [a!.agent, b!.agent], parallel: false }).run('task');
+    expect(peak).toBe(1);
+  });
+
+  it('shows a worker its own earlier output as its own (assistant) turn', async () => {
+    const writer = steadyWorker('writer', 'first draft');
+    const director = headModel({
+      director: [
+        {
+          plan: 'p',
+          orders: [order('o1', 'writer', 'Draft.'), order('o2', 'writer', 'Polish.', ['o1'])],
+          done: false,
+        },
+      ],
+      final: ['answer'],
+    });
+    await new HierarchicalSwarm({ director, agents: [writer.agent] }).run('task');
+    expect(writer.model.lastCall!.messages).toContainEqual({
+      role: 'assistant',
+      content: 'Output of order o1 (Draft.):\nfirst draft',
+    });
+  });
+
   it('sends an order for an unknown agent back to the director, and never runs it', async () => {
     const writer = steadyWorker('writer');
     const director = headModel({
@@ -269,6 +311,27 @@ describe('HierarchicalSwarm', () => {
     expect(second).toContain('round 2 of at most 5');
   });
 
+  it("with done on the first loop runs that loop's orders and stops, asking for no other loop", async () => {
+    const writer = steadyWorker('writer', 'draft one');
+    const director = headModel({
+      director: [
+        { plan: 'nothing to do', orders: [], done: true },
+        { plan: 'one draft will do', orders: [order('o1', 'writer', 'Draft it.')], done: true },
+      ],
+      final: ['answer'],
+    });
+    const result = await new HierarchicalSwarm({ director, agents: [writer.agent], maxLoops: 3 }).run(
+      'Write a haiku.',
+    );
+
+    // An empty first spec has no results to answer from: it goes back for repair, even when done.
+    expect(seen(director.calls[1])).toContain('there are no results yet: give at least one order');
+    expect(result.loops).toHaveLength(1);
+    expect(result.loops[0]!.orders[0]).toMatchObject({ id: 'o1', status: 'done', output: 'draft one' });
+    expect(director.calls.map((c) => c.metadata?.purpose)).toEqual(['director', 'director', 'final']);
+    expect(result.output).toBe('answer');
+  });
+
   it('asks for feedback on the outputs only, and shows it to the director next loop', async () => {
     const writer = steadyWorker('writer', 'draft one');
     const director = headModel({
@@ -293,6 +356,26 @@ describe('HierarchicalSwarm', () => {
     expect(seen(feedbackCall)).not.toMatch(/SECRET PLAN|ORIGINAL TASK|Draft it/);
     expect(result.loops[0]!.feedback).toBe('Too long.');
     expect(director.calls[2]!.messages).toContainEqual({ role: 'assistant', content: 'Feedback: Too long.' });
+  });
+
+  it('asks for no feedback on a loop where every order failed', async () => {
+    const broken = worker('broken', fail(new Error('down')));
+    const director = headModel({
+      director: [
+        { plan: 'p1', orders: [order('o1', 'broken', 'x')], done: false },
+        { plan: 'p2', orders: [], done: true },
+      ],
+      final: ['answer'],
+    });
+    const result = await new HierarchicalSwarm({
+      director,
+      agents: [broken.agent],
+      maxLoops: 2,
+      maxAgentRetries: 0,
+      directorFeedback: true,
+    }).run('task');
+    expect(director.calls.map((c) => c.metadata?.purpose)).toEqual(['director', 'director', 'final']);
+    expect(result.loops[0]!.feedback).toBeUndefined();
   });
 
   it('accepts a whole topology as a worker, run nested in the same run', async () => {
@@ -327,6 +410,36 @@ describe('HierarchicalSwarm', () => {
     });
     expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:calls', llmCalls: 3 });
     expect(result.output).toBe('[a]\na output\n\n[b]\nb output');
+  });
+
+  it('does not retry an order the budget refused: it is recorded as not run', async () => {
+    const a = steadyWorker('a', 'a output');
+    const b = steadyWorker('b', 'b output');
+    const director = headModel({
+      director: [{ plan: 'p', orders: [order('o1', 'a', 'x'), order('o2', 'b', 'y')], done: false }],
+      final: ['never written'],
+    });
+    const events: SwarmEvent[] = [];
+    const result = await new HierarchicalSwarm({
+      director,
+      agents: [a.agent, b.agent],
+      maxWorkers: 1,
+      maxAgentRetries: 2,
+    }).run('task', { budget: { maxCalls: 2 }, onEvent: (e) => events.push(e) });
+    expect(result).toMatchObject({
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+      output: '[a]\na output',
+    });
+    expect(result.loops[0]!.orders[1]).toMatchObject({
+      status: 'failed',
+      attempts: 0,
+      error: 'not run: the run stopped before it',
+    });
+    expect(events.filter((e) => e.type === 'hierarchy.order.start').map((e) => [e.id, e.attempt])).toEqual([
+      ['o1', 1],
+      ['o2', 1],
+    ]);
   });
 
   it('on a token budget stop marks the result interrupted by budget:tokens', async () => {
@@ -365,10 +478,21 @@ describe('HierarchicalSwarm', () => {
       director: [{ plan: 'p', orders: [order('o1', 'writer', 'x')], done: true }],
       final: ['answer'],
     });
-    const boss = new Agent({ name: 'boss', instructions: 'You run the newsroom.', model });
+    const boss = new Agent({
+      name: 'boss',
+      instructions: 'You run the newsroom.',
+      model,
+      temperature: 0.25,
+      maxTokens: 700,
+    });
     const result = await new HierarchicalSwarm({ director: boss, agents: [writer.agent] }).run('task');
     expect(result.output).toBe('answer');
     expect(model.calls[0]!.system).toBe('You run the newsroom.');
+    // The Agent's settings hold for its structured orders and its prose answer alike.
+    expect(model.calls.map((c) => [c.temperature, c.maxTokens])).toEqual([
+      [0.25, 700],
+      [0.25, 700],
+    ]);
     expect(model.calls[0]!.metadata?.agent).toBe('boss');
     expect(writer.model.lastCall!.messages.at(-1)).toEqual({
       role: 'user',

@@ -1,16 +1,18 @@
 import {
   BaseTopology,
+  booleanOption,
   budgetStop,
   Conversation,
+  concurrencyOption,
+  integerOption,
   type Member,
-  memberTurn,
   type OutputType,
+  outputTypeOption,
   type RunContext,
   type RunOptions,
   runMember,
   runTopology,
   type TopologyResult,
-  turnsAsText,
   validateMembers,
 } from '@swarm/core';
 import { isRunStop, withRetries } from './attempts.js';
@@ -25,8 +27,7 @@ import {
   type OrderRecord,
   workerTurns,
 } from './hierarchy-turns.js';
-import { booleanOption, concurrencyOption, integerOption, outputTypeOption } from './option-checks.js';
-import { type Attempted, workOutcome } from './order-result.js';
+import { type Attempted, finishedOutputs, workOutcome } from './order-result.js';
 import { type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
 
 /** Options of a HierarchicalSwarm. */
@@ -143,7 +144,7 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
     const messages = last
       ? nextLoopTurns(task, this.agents, last, loop, this.maxLoops)
       : [briefing(task, this.agents)];
-    const schema = swarmSpecSchema([...this.#byName.keys()], this.maxOrders);
+    const schema = swarmSpecSchema([...this.#byName.keys()], this.maxOrders, { firstLoop: !last });
     const spec = await this.#director.object(schema, messages, {
       context,
       name: 'swarm_spec',
@@ -242,7 +243,5 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
 
 // After a budget stop: the finished orders' outputs, as the answer the run can still give.
 function answerFromResults(loops: readonly HierarchyLoop[]): string | undefined {
-  const done = loops.flatMap((loop) => loop.orders.filter((order) => order.status === 'done'));
-  if (done.length === 0) return undefined;
-  return turnsAsText(done.map((order) => memberTurn(order.agentName, order.output ?? '')));
+  return finishedOutputs(loops.flatMap((loop) => loop.orders.map((o) => ({ ...o, by: o.agentName }))));
 }

@@ -24,7 +24,9 @@ export interface HierarchyLoop {
 
 /** The director's briefing: the task, and who it can give orders to. */
 export function briefing(task: string, members: readonly Member[]): Message {
-  const roster = members.map((m) => `- ${m.name}${describe(m) ? `: ${describe(m)}` : ''}`).join('\n');
+  const roster = members
+    .map((m) => `- ${m.name}${memberDescription(m) ? `: ${memberDescription(m)}` : ''}`)
+    .join('\n');
   return {
     role: 'user',
     content: `${task}\n\nAgents you can give orders to:\n${roster}\n\nSplit the task into orders for these agents. Give each order a unique id, the agent's name, exactly what it must do, and in dependsOn the ids of the orders whose outputs it needs. Independent orders run at the same time.`,
@@ -110,6 +112,7 @@ function outcomeText(order: OrderRecord): string {
     : `${head}\n\nFAILED after ${order.attempts} attempt(s): ${order.error ?? 'unknown error'}`;
 }
 
-function describe(member: Member): string | undefined {
+/** A member's description, when it has one (an Agent's `description`). */
+export function memberDescription(member: Member): string | undefined {
   return 'description' in member && typeof member.description === 'string' ? member.description : undefined;
 }

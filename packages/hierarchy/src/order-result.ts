@@ -1,3 +1,4 @@
+import { memberTurn, turnsAsText } from '@swarm/core';
 import type { ItemOutcome } from './dependency-scheduler.js';
 
 /** How one order (or task) ended, as the result records it. */
@@ -40,4 +41,16 @@ export function workOutcome(outcome: ItemOutcome<Attempted>, kind: string): Work
     case 'notRun':
       return { status: 'failed', error: 'not run: the run stopped before it', attempts: 0 };
   }
+}
+
+/**
+ * What a run stopped by its budget can still answer with: the finished work's outputs, each under
+ * the name of the member who wrote it; undefined when nothing finished.
+ */
+export function finishedOutputs(
+  work: readonly { status: 'done' | 'failed'; output?: string; by: string }[],
+): string | undefined {
+  const done = work.filter((item) => item.status === 'done');
+  if (done.length === 0) return undefined;
+  return turnsAsText(done.map((item) => memberTurn(item.by, item.output ?? '')));
 }

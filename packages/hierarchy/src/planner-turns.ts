@@ -8,7 +8,7 @@ export interface TaskRecord {
   priority: number;
   dependsOn: string[];
   status: 'done' | 'failed';
-  /** The worker that claimed it (the last one, when retried). */
+  /** The worker that claimed it (its retries run on the same worker). */
   worker?: string;
   output?: string;
   error?: string;

@@ -1,4 +1,10 @@
-import { ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
+import {
+  BaseTopology,
+  ConfigError,
+  type ModelRequest,
+  type SwarmEvent,
+  type TopologyResult,
+} from '@swarm/core';
 import { fail, Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { HeavySwarm } from './heavy-swarm.js';
@@ -195,6 +201,73 @@ describe('PlannerWorkerSwarm', () => {
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(
       timersBefore,
     );
+  });
+
+  it('clears the time limit of a task that finishes in time', async () => {
+    const solo = steadyWorker('solo');
+    const planner = headModel({
+      planner: [{ tasks: [task('t1', 'quick', 5)] }],
+      judge: [complete],
+      synthesis: ['done'],
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    await new PlannerWorkerSwarm({ planner, workers: [solo.agent], taskTimeoutMs: 600_000 }).run('goal');
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it('has a separate judge give the verdict when one is given', async () => {
+    const solo = steadyWorker('solo');
+    const planner = headModel({ planner: [{ tasks: [task('t1', 'work', 5)] }], synthesis: ['done'] });
+    const judge = headModel({ judge: [complete] });
+    const result = await new PlannerWorkerSwarm({ planner, judge, workers: [solo.agent] }).run('goal');
+    expect(judge.calls.map((c) => c.metadata?.purpose)).toEqual(['judge']);
+    expect(planner.calls.map((c) => c.metadata?.purpose)).toEqual(['planner', 'synthesis']);
+    expect(result.cycles[0]!.verdict).toEqual(complete);
+  });
+
+  it('times out a member that ignores its signal, and the run goes on', async () => {
+    class Deaf extends BaseTopology {
+      readonly type = 'Deaf';
+      readonly name = 'deaf';
+      run(): Promise<TopologyResult> {
+        return new Promise(() => {});
+      }
+    }
+    const planner = headModel({
+      planner: [{ tasks: [task('t1', 'never answers', 5)] }],
+      judge: [complete],
+      synthesis: ['gave up on t1'],
+    });
+    const result = await new PlannerWorkerSwarm({
+      planner,
+      workers: [new Deaf()],
+      taskTimeoutMs: 20,
+      maxRetries: 0,
+    }).run('goal');
+
+    expect(result.cycles[0]!.tasks[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/took longer than 20 ms/),
+    });
+    expect(result.output).toBe('gave up on t1');
+  });
+
+  it("runs a timed task's calls in the run itself: its events carry the run's id, not a sub-run's", async () => {
+    const solo = steadyWorker('solo');
+    const planner = headModel({
+      planner: [{ tasks: [task('t1', 'work', 5)] }],
+      judge: [complete],
+      synthesis: ['done'],
+    });
+    const events: SwarmEvent[] = [];
+    await new PlannerWorkerSwarm({ planner, workers: [solo.agent] }).run('goal', {
+      onEvent: (e) => events.push(e),
+    });
+    const runId = events.find((e) => e.type === 'run.start')!.runId;
+    const agentEvents = events.filter((e) => e.agent === 'solo' && e.type.startsWith('agent.'));
+    expect(agentEvents.length).toBeGreaterThan(0);
+    expect(agentEvents.every((e) => e.runId === runId && e.parentRunId === undefined)).toBe(true);
   });
 
   it("cancels every task when the run's own signal aborts, leaving no timer behind", async () => {

@@ -1,21 +1,21 @@
 import {
   BaseTopology,
   budgetStop,
+  concurrencyOption,
+  integerOption,
   type Member,
-  memberTurn,
   type RunContext,
   type RunOptions,
   runMember,
   runTopology,
   type TopologyResult,
-  turnsAsText,
+  timeoutOption,
   validateMembers,
 } from '@swarm/core';
 import { isRunStop, withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
 import { Head, type HeadLike } from './head.js';
-import { concurrencyOption, integerOption, timeoutOption } from './option-checks.js';
-import { type Attempted, workOutcome } from './order-result.js';
+import { type Attempted, finishedOutputs, workOutcome } from './order-result.js';
 import {
   type JudgeVerdict,
   judgeVerdictSchema,
@@ -229,7 +229,5 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
 
 // After a budget stop: the finished tasks' outputs, as the answer the run can still give.
 function answerFromTasks(cycles: readonly PlannerCycle[]): string | undefined {
-  const done = cycles.flatMap((c) => c.tasks.filter((t) => t.status === 'done'));
-  if (done.length === 0) return undefined;
-  return turnsAsText(done.map((t) => memberTurn(t.worker ?? 'worker', t.output ?? '')));
+  return finishedOutputs(cycles.flatMap((c) => c.tasks.map((t) => ({ ...t, by: t.worker ?? 'worker' }))));
 }

@@ -20,9 +20,14 @@ export interface SwarmSpec {
  * The schema of `SwarmSpec` for one run's agents. An order naming an agent that is not one of
  * `agentNames`, a `dependsOn` naming no order of the spec, a cycle, or an empty spec that is not
  * `done` fails validation, so `generateObject` sends the problem back to the director to repair:
- * such an order is never run.
+ * such an order is never run. With `firstLoop`, an empty spec fails even when `done`: there are no
+ * results yet to answer from, so `done` can only stop the run early from the second loop on.
  */
-export function swarmSpecSchema(agentNames: readonly string[], maxOrders: number) {
+export function swarmSpecSchema(
+  agentNames: readonly string[],
+  maxOrders: number,
+  options: { firstLoop?: boolean } = {},
+) {
   const [first, ...rest] = agentNames;
   return z
     .object({
@@ -48,11 +53,13 @@ export function swarmSpecSchema(agentNames: readonly string[], maxOrders: number
         ),
     })
     .superRefine((spec, issues) => {
-      if (!spec.done && spec.orders.length === 0) {
+      if (spec.orders.length === 0 && (options.firstLoop || !spec.done)) {
         issues.addIssue({
           code: 'custom',
           path: ['orders'],
-          message: 'give at least one order, or set done to true',
+          message: options.firstLoop
+            ? 'there are no results yet: give at least one order'
+            : 'give at least one order, or set done to true',
         });
       }
       for (const problem of dependencyProblems(spec.orders)) {

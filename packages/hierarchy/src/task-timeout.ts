@@ -1,4 +1,4 @@
-import { RunContext } from '@swarm/core';
+import type { RunContext } from '@swarm/core';
 
 /** A task ran past its time limit and was cancelled; the run itself goes on. */
 export class TaskTimeoutError extends Error {
@@ -12,23 +12,29 @@ export class TaskTimeoutError extends Error {
 }
 
 /**
- * Runs `fn` in a context of its own whose signal fires after `timeoutMs` (as well as when the
- * run's does), so a slow task's model calls are really cancelled, not left running. The context
- * is nested in `context`: calls, usage, budget and events still count for the run. A time-out
- * rejects with `TaskTimeoutError`; the timer is cleared whatever happens.
+ * Runs `fn` under a time limit. `fn` gets the same run (`context.withSignal`) with a signal that
+ * also fires after `timeoutMs`, so a slow task's model calls are really cancelled, and its calls,
+ * usage, budget and events stay the run's own (no sub-run in the trace). At the limit this rejects
+ * with `TaskTimeoutError` at once, even if the work ignores its signal; the timer is cleared
+ * whatever happens, and an abort of the run itself is rethrown as it is.
  */
 export async function withTaskTimeout<R>(
   context: RunContext,
   task: string,
-  timeoutMs: number | undefined,
+  timeoutMs: number,
   fn: (context: RunContext) => Promise<R>,
 ): Promise<R> {
-  if (timeoutMs === undefined) return fn(context);
   const controller = new AbortController();
   const timeout = new TaskTimeoutError(task, timeoutMs);
-  const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(timeout);
+      reject(timeout);
+    }, timeoutMs);
+  });
   try {
-    return await fn(new RunContext({ parent: context, signal: controller.signal, name: task }));
+    return await Promise.race([fn(context.withSignal(controller.signal)), expired]);
   } catch (error) {
     if (controller.signal.aborted && !context.signal?.aborted) throw timeout;
     throw error;
