@@ -257,7 +257,10 @@ writeFileSync(
 console.log(`Created packages/${name} (${pkg}) and .changeset/${name}-initial.md.`);
 
 // The metadata every published package carries (license, repository, zod as a peer), as CI checks it.
-execFileSync(process.execPath, [join(root, 'scripts', 'package-metadata.mjs'), '--fix'], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, [join(root, 'scripts', 'package-metadata.mjs'), '--fix'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 if (!flags.includes('--no-install')) {
   execFileSync('pnpm', ['install', '--no-frozen-lockfile'], { cwd: root, stdio: 'inherit' });
