@@ -157,6 +157,8 @@ export class RunContext {
     this.#countCalls(1);
     const agent = request.metadata?.agent;
     const purpose = request.metadata?.purpose;
+    // Pairs this call's request, response and error events when calls of one agent run concurrently.
+    const callId = randomUUID();
     const signal = request.signal ?? this.signal;
     // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
@@ -170,6 +172,7 @@ export class RunContext {
         type: 'model.request',
         agent,
         purpose,
+        callId,
         model: model.id,
         messages: request.messages.length,
       });
@@ -187,6 +190,7 @@ export class RunContext {
         type: 'model.response',
         agent,
         purpose,
+        callId,
         model: model.id,
         finishReason: response.finishReason,
         toolCalls: response.toolCalls.map((c) => c.name),
@@ -199,7 +203,15 @@ export class RunContext {
         throw normalizeError(error, signal, model.id);
       }
       const normalized = normalizeError(error, signal, model.id);
-      this.emit({ type: 'model.error', agent, purpose, model: model.id, error: normalized.message });
+      this.emit({
+        type: 'model.error',
+        agent,
+        purpose,
+        callId,
+        model: model.id,
+        error: normalized.message,
+        ...(SwarmError.isInstance(normalized) && { code: normalized.code }),
+      });
       throw normalized;
     }
   }
