@@ -37,6 +37,11 @@ export interface RunOptions {
    * events reach the parent's listener stamped with `parentRunId` and `path`.
    */
   parent?: RunContext;
+  /**
+   * The tool call of the parent run that this nested run answers (`asTool` sets it): stamped on
+   * the nested run's events as `parentToolCallId`, so a trace viewer can hang the run under it.
+   */
+  parentToolCallId?: string;
 }
 
 /** What a run context is built from: the run options, and the name the run goes by in traces. */
@@ -64,6 +69,8 @@ export class RunContext {
   readonly parent: RunContext | undefined;
   /** Names of the runs from the outermost to this one (topology types, or agent names). */
   readonly path: readonly string[];
+  /** The parent's tool call this nested run answers, if a tool started it. */
+  readonly parentToolCallId: string | undefined;
   /** Tokens used by every call of the run so far, nested runs included. */
   readonly usage = emptyUsage();
   /** Model calls started so far, failed ones and nested runs' included. */
@@ -76,6 +83,7 @@ export class RunContext {
     this.topology = options.topology;
     this.parent = parent;
     this.path = [...(parent?.path ?? []), options.topology ?? options.name ?? 'run'];
+    this.parentToolCallId = parent ? options.parentToolCallId : undefined;
     this.signal = joinSignals(parent?.signal, options.signal);
     this.limiter = options.limiter ?? parent?.limiter;
     this.budget = validateBudget(options.budget);
@@ -90,7 +98,8 @@ export class RunContext {
 
   /**
    * Emits an event to the run's listener, stamped with the run id, time and topology; a nested run's
-   * events also go to every ancestor's listener, stamped with `parentRunId` and `path`.
+   * events also go to every ancestor's listener, stamped with `parentRunId` and `path` (and
+   * `parentToolCallId` when a tool started it).
    */
   emit(event: EventInput): void {
     if (!this.#onEvent && !this.parent) return;
@@ -99,6 +108,7 @@ export class RunContext {
     if (this.parent) {
       stamped.parentRunId = this.parent.runId;
       stamped.path = this.path;
+      if (this.parentToolCallId !== undefined) stamped.parentToolCallId = this.parentToolCallId;
     }
     for (let run: RunContext | undefined = this; run; run = run.parent) run.#onEvent?.(stamped);
   }
