@@ -193,6 +193,28 @@ describe('recordModel and replayModel', () => {
     });
   });
 
+  it('replay one recorded model of many by its id, going by that id', async () => {
+    const models = scripted();
+    await team((agent) => recordModel(models[agent as keyof typeof models], { file })).run();
+
+    const replays = Object.fromEntries(
+      Object.values(models).map((m) => [m.id, replayModel({ file, model: m.id })]),
+    );
+    const byAgent = { lead: 'l', researcher: 'r', critic: 'c' } as Record<string, string>;
+    const replaying = team((agent) => replays[byAgent[agent]!]!);
+    const replayed = await replaying.run();
+
+    expect(replayed.output).toBe('Ship on Friday, with a rollback plan.');
+    for (const replay of Object.values(replays)) replay.assertComplete();
+    expect(replays.l!.id).toBe('l');
+    expect(replaying.events.filter((e) => e.type === 'model.request').map((e) => e.model)).toEqual([
+      'l',
+      'r',
+      'c',
+      'l',
+    ]);
+  });
+
   it('report recorded calls that were never replayed, and a cassette that is not one', async () => {
     const model = recordModel(new ScriptedModel([reply('ok')]), { file });
     await model.generate({ messages: [{ role: 'user', content: 'x' }] });

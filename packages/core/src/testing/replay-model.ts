@@ -15,7 +15,12 @@ import {
 export interface ReplayModelOptions {
   /** The JSONL cassette `recordModel` wrote. */
   file: string;
-  /** The model's id in traces (default `'replay'`). */
+  /**
+   * Replay only the calls recorded from the model with this id, and go by that id in traces: one
+   * replay model per recorded model. Without it every call of the cassette is replayed.
+   */
+  model?: string;
+  /** The model's id in traces (default: `model`, else `'replay'`). */
   id?: string;
 }
 
@@ -56,12 +61,10 @@ export class ReplayModel implements Model {
     if (typeof options?.file !== 'string' || options.file === '') {
       throw new ConfigError('replayModel: file must be the path of a cassette recordModel wrote.');
     }
-    this.id = options.id ?? 'replay';
-    this.#recorded = readCassette(options.file).map((entry) => ({
-      entry,
-      key: canonicalJson(entry.request),
-      used: false,
-    }));
+    this.id = options.id ?? options.model ?? 'replay';
+    this.#recorded = readCassette(options.file)
+      .filter((entry) => options.model === undefined || entry.model === options.model)
+      .map((entry) => ({ entry, key: canonicalJson(entry.request), used: false }));
     for (const recorded of this.#recorded) {
       const same = this.#byKey.get(recorded.key) ?? [];
       same.push(recorded);
