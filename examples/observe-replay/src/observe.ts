@@ -26,24 +26,29 @@ export interface Observed {
  */
 export async function recordAndReplay(models: HelpdeskModels, dir: string): Promise<Observed> {
   const cassette = join(dir, 'helpdesk.jsonl');
-  const recording = Object.fromEntries(
-    Object.entries(models).map(([name, model]) => [name, recordModel(model, { file: cassette })]),
-  ) as HelpdeskModels;
+  const recording = eachAgent(models, (model) => recordModel(model, { file: cassette }));
   const recorded = await buildHelpdesk(recording).run(task);
 
   // One replay model per recorded model, going by its id, so the spans name the models recorded.
   const replays = new Map<string, ReplayModel>();
-  const replaying = Object.fromEntries(
-    Object.entries(models).map(([name, model]) => {
-      const replay = replays.get(model.id) ?? replayModel({ file: cassette, model: model.id });
-      replays.set(model.id, replay);
-      return [name, replay];
-    }),
-  ) as HelpdeskModels;
+  const replaying = eachAgent(models, (model) => {
+    const replay = replays.get(model.id) ?? replayModel({ file: cassette, model: model.id });
+    replays.set(model.id, replay);
+    return replay;
+  });
   const { tracer, spans } = memoryTracer();
   const replayed = await buildHelpdesk(replaying).run(task, otelTracer({ tracer }));
   for (const replay of replays.values()) replay.assertComplete();
   return { recorded, replayed, cassette, tree: drawSpans(spans()) };
+}
+
+function eachAgent(models: HelpdeskModels, wrap: (model: Model) => Model): HelpdeskModels {
+  return {
+    triage: wrap(models.triage),
+    taxExpert: wrap(models.taxExpert),
+    chef: wrap(models.chef),
+    billing: wrap(models.billing),
+  };
 }
 
 function memoryTracer() {

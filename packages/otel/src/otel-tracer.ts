@@ -271,7 +271,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
       if (typeof event.parentRunId === 'string' && !parents.has(event.runId)) {
         parents.set(event.runId, { runId: event.parentRunId, toolCallId: text(event.parentToolCallId) });
       }
-      const handle = handlers[event.type];
+      const handle = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined;
       if (handle) {
         handle(event);
         return;
