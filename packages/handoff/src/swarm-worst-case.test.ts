@@ -87,6 +87,13 @@ describe('swarmDescriptor.worstCase: (1 + maxHandoffs) turns of maxTurns calls',
     expect(total()).toBe(9);
   });
 
+  it('falls back to the plain bound when there are too many walks to go through', () => {
+    const { agents } = expensivePeers({ a: 2, b: 3, c: 1 }, {});
+    expect(swarmDescriptor.worstCase!(agents, { maxHandoffs: 5_000, detectCycles: false })).toEqual({
+      maxCalls: 5_001 * 3,
+    });
+  });
+
   it('rejects a bad config the way create does, and validates the JSON config of a spec', () => {
     const { agents } = expensivePeers({ a: 1 }, {});
     expect(() => swarmDescriptor.worstCase!(agents, { entryAgent: 'z' })).toThrow(/entryAgent "z"/);
