@@ -76,6 +76,7 @@ export class RunContext {
   /** Model calls started so far, failed ones and nested runs' included. */
   llmCalls = 0;
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
+  #callSequence = 0;
 
   constructor(options: RunContextOptions = {}) {
     const { parent } = options;
@@ -168,7 +169,7 @@ export class RunContext {
     const agent = request.metadata?.agent;
     const purpose = request.metadata?.purpose;
     // Pairs this call's request, response and error events when calls of one agent run concurrently.
-    const callId = randomUUID();
+    const callId = `${this.runId}/${++this.#callSequence}`;
     const signal = request.signal ?? this.signal;
     // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
