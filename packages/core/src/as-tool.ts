@@ -49,7 +49,7 @@ export function asTool<P extends z.ZodObject = typeof defaultInput>(
     description,
     parameters,
     async execute(args, ctx) {
-      const result = await runnable.run(toTask(args), { parent: ctx.run });
+      const result = await runnable.run(toTask(args), { parent: ctx.run, parentToolCallId: ctx.toolCallId });
       return result.output;
     },
   });

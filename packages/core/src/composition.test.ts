@@ -206,6 +206,23 @@ describe('members', () => {
     expect(events.find((e) => e.agent === 'b')?.parentRunId).toBe(host.runId);
   });
 
+  it('stamps the events of a run a tool started with that tool call, and no other run', async () => {
+    const inner = new Echo('t', new Agent({ name: 'b', model: new ScriptedModel([reply('inner answer')]) }));
+    const outer = new Agent({
+      name: 'a',
+      model: new ScriptedModel([toolCall('ask', { task: 'x' }, { id: 'call_7' }), reply('done')]),
+      tools: [asTool(inner, { name: 'ask' })],
+    });
+    const events: SwarmEvent[] = [];
+    await outer.run('go', { onEvent: (e) => events.push(e) });
+    const nested = events.filter((e) => e.parentRunId !== undefined);
+    expect(nested.length).toBeGreaterThan(0);
+    expect(nested.every((e) => e.parentToolCallId === 'call_7')).toBe(true);
+    expect(events.filter((e) => e.parentRunId === undefined).some((e) => 'parentToolCallId' in e)).toBe(
+      false,
+    );
+  });
+
   it('gives a Topology member typed turns as one text, each headed by its speaker', () => {
     const text = turnsAsText([
       { role: 'user', content: 'Plan a trip.' },

@@ -10,6 +10,7 @@ export { writeFileAtomic } from './atomic-write.js';
 export { mapConcurrent, mapSettled } from './concurrency.js';
 export { configuredModel, configureModelHint } from './configured-model.js';
 export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
+export { type CostPreview, previewRun } from './cost-preview.js';
 export {
   AbortError,
   BudgetExceededError,

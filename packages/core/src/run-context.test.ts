@@ -333,3 +333,41 @@ describe('withSignal', () => {
     expect(context.withSignal(undefined)).toBe(context);
   });
 });
+
+describe('model call events', () => {
+  it('pair each concurrent call of one agent by callId, the second to finish included', async () => {
+    const gate = new Gate();
+    const model = new ScriptedModel([
+      respond(async () => {
+        await gate.wait();
+        return 'slow';
+      }),
+      reply('fast'),
+    ]);
+    const events: SwarmEvent[] = [];
+    const context = new RunContext({ onEvent: (e) => events.push(e) });
+    const request = {
+      messages: [{ role: 'user' as const, content: 'x' }],
+      metadata: { agent: 'a', purpose: 'p' },
+    };
+    const slow = context.callModel(model, request);
+    const fast = await context.callModel(model, request);
+    gate.open();
+    await slow;
+
+    const requests = events.filter((e) => e.type === 'model.request');
+    const responses = events.filter((e) => e.type === 'model.response');
+    expect(fast.text).toBe('fast');
+    expect(new Set(requests.map((e) => e.callId)).size).toBe(2);
+    // The second request was answered first: its response carries its own callId.
+    expect(responses.map((e) => e.callId)).toEqual([requests[1]!.callId, requests[0]!.callId]);
+  });
+
+  it('stamp a failed call with its callId and the error code', async () => {
+    const events: SwarmEvent[] = [];
+    const context = new RunContext({ onEvent: (e) => events.push(e) });
+    await expect(context.callModel(new ScriptedModel(), { messages: [] })).rejects.toThrow(/script is spent/);
+    const [request, error] = events;
+    expect(error).toMatchObject({ type: 'model.error', callId: request!.callId, code: 'MODEL' });
+  });
+});

@@ -37,6 +37,11 @@ export interface RunOptions {
    * events reach the parent's listener stamped with `parentRunId` and `path`.
    */
   parent?: RunContext;
+  /**
+   * The tool call of the parent run that this nested run answers (`asTool` sets it): stamped on
+   * the nested run's events as `parentToolCallId`, so a trace viewer can hang the run under it.
+   */
+  parentToolCallId?: string;
 }
 
 /** What a run context is built from: the run options, and the name the run goes by in traces. */
@@ -64,9 +69,11 @@ export class RunContext {
   readonly parent: RunContext | undefined;
   /** Names of the runs from the outermost to this one (topology types, or agent names). */
   readonly path: readonly string[];
+  /** The parent's tool call this nested run answers, if a tool started it. */
+  readonly parentToolCallId: string | undefined;
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
   // Shared by every view of this run (`withSignal`), so they all count into the same totals.
-  #totals = { usage: emptyUsage(), llmCalls: 0 };
+  #totals = { usage: emptyUsage(), llmCalls: 0, callSequence: 0 };
 
   /** Tokens used by every call of the run so far, nested runs included. */
   get usage(): Usage {
@@ -88,6 +95,7 @@ export class RunContext {
     this.topology = options.topology;
     this.parent = parent;
     this.path = [...(parent?.path ?? []), options.topology ?? options.name ?? 'run'];
+    this.parentToolCallId = parent ? options.parentToolCallId : undefined;
     this.signal = joinSignals(parent?.signal, options.signal);
     this.limiter = options.limiter ?? parent?.limiter;
     this.budget = validateBudget(options.budget);
@@ -104,6 +112,7 @@ export class RunContext {
     if (!signal || signal === this.signal) return this;
     const view = new RunContext({
       parent: this.parent,
+      ...(this.parentToolCallId !== undefined && { parentToolCallId: this.parentToolCallId }),
       runId: this.runId,
       topology: this.topology,
       name: this.path.at(-1),
@@ -124,7 +133,8 @@ export class RunContext {
 
   /**
    * Emits an event to the run's listener, stamped with the run id, time and topology; a nested run's
-   * events also go to every ancestor's listener, stamped with `parentRunId` and `path`.
+   * events also go to every ancestor's listener, stamped with `parentRunId` and `path` (and
+   * `parentToolCallId` when a tool started it).
    */
   emit(event: EventInput): void {
     if (!this.#onEvent && !this.parent) return;
@@ -133,6 +143,7 @@ export class RunContext {
     if (this.parent) {
       stamped.parentRunId = this.parent.runId;
       stamped.path = this.path;
+      if (this.parentToolCallId !== undefined) stamped.parentToolCallId = this.parentToolCallId;
     }
     for (let run: RunContext | undefined = this; run; run = run.parent) run.#onEvent?.(stamped);
   }
@@ -191,6 +202,8 @@ export class RunContext {
     this.#countCalls(1);
     const agent = request.metadata?.agent;
     const purpose = request.metadata?.purpose;
+    // Pairs this call's request, response and error events when calls of one agent run concurrently.
+    const callId = `${this.runId}/${++this.#totals.callSequence}`;
     const signal = request.signal ?? this.signal;
     // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
@@ -204,6 +217,7 @@ export class RunContext {
         type: 'model.request',
         agent,
         purpose,
+        callId,
         model: model.id,
         messages: request.messages.length,
       });
@@ -221,6 +235,7 @@ export class RunContext {
         type: 'model.response',
         agent,
         purpose,
+        callId,
         model: model.id,
         finishReason: response.finishReason,
         toolCalls: response.toolCalls.map((c) => c.name),
@@ -233,7 +248,15 @@ export class RunContext {
         throw normalizeError(error, signal, model.id);
       }
       const normalized = normalizeError(error, signal, model.id);
-      this.emit({ type: 'model.error', agent, purpose, model: model.id, error: normalized.message });
+      this.emit({
+        type: 'model.error',
+        agent,
+        purpose,
+        callId,
+        model: model.id,
+        error: normalized.message,
+        ...(SwarmError.isInstance(normalized) && { code: normalized.code }),
+      });
       throw normalized;
     }
   }

@@ -1,7 +1,7 @@
 export { cosineSimilarity } from '@swarm/embeddings';
 export { forestLocalEmbedder } from './default-embedder.js';
 export { type ExtractKeywordsOptions, extractKeywords } from './extract-keywords.js';
-export { type ForestDescriptorConfig, forestDescriptor } from './forest-descriptor.js';
+export { type ForestDescriptorConfig, forestConfigSchema, forestDescriptor } from './forest-descriptor.js';
 export {
   type BatchedRunOptions,
   type ForestLogs,

@@ -16,8 +16,9 @@ export {
   type SessionStore,
   sessionStateSchema,
 } from './session-store.js';
-export { type SwarmDescriptorConfig, swarmDescriptor } from './swarm-descriptor.js';
+export { type SwarmDescriptorConfig, swarmConfigSchema, swarmDescriptor } from './swarm-descriptor.js';
 export type { SwarmOptions } from './swarm-options.js';
+export { type SwarmWorstCaseInput, swarmWorstCase } from './swarm-worst-case.js';
 export {
   type HandoffRecord,
   type SwarmInterruption,

@@ -104,7 +104,14 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
           if (sessionId !== undefined) {
             await this.#options.sessions.set(sessionId, { history: [...past, ...items], lastAgent: active });
           }
-          context.emit({ type: 'run.end', agent: active, output: turn.output, interrupted: !!interruption });
+          context.emit({
+            type: 'run.end',
+            agent: active,
+            output: turn.output,
+            usage: { ...context.usage },
+            llmCalls: context.llmCalls,
+            interrupted: !!interruption,
+          });
           return {
             output: turn.output,
             lastAgent: active,

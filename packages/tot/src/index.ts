@@ -68,5 +68,10 @@ export type {
   ThoughtRating,
 } from './strategies.js';
 export { ThoughtNode, type ThoughtNodeJSON } from './thought-node.js';
-export { type TreeOfThoughtsDescriptorConfig, treeOfThoughtsDescriptor } from './tot-descriptor.js';
+export {
+  type TreeOfThoughtsDescriptorConfig,
+  treeOfThoughtsConfigSchema,
+  treeOfThoughtsDescriptor,
+} from './tot-descriptor.js';
+export { treeOfThoughtsWorstCase } from './tot-worst-case.js';
 export { type FormattedOutput, TreeOfThoughts } from './tree-of-thoughts.js';

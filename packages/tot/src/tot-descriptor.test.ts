@@ -27,4 +27,22 @@ describe('treeOfThoughtsDescriptor', () => {
     expect(() => treeOfThoughtsDescriptor.create([a, b], {})).toThrow(ConfigError);
     expect(() => treeOfThoughtsDescriptor.create([], {})).toThrow(/exactly one agent/);
   });
+
+  it('accepts the JSON config a spec may give and rejects anything else, by path', () => {
+    const schema = treeOfThoughtsDescriptor.configSchema!;
+    expect(
+      schema.safeParse({
+        searchAlgorithm: 'dfs',
+        numThoughts: 2,
+        maxDepth: 4,
+        agentOptions: { maxRepairs: 1 },
+      }).success,
+    ).toBe(true);
+    expect(schema.safeParse({ searchAlgorithm: 'astar' }).error?.issues[0]?.path).toEqual([
+      'searchAlgorithm',
+    ]);
+    expect(schema.safeParse({ numThoughts: 0 }).error?.issues[0]?.path).toEqual(['numThoughts']);
+    expect(schema.safeParse({ agentOptions: { retries: 2 } }).success).toBe(false);
+    expect(schema.safeParse({ model: 'openai:gpt-5.4' }).success).toBe(false);
+  });
 });

@@ -1,4 +1,12 @@
 export { type AutoModelOptions, autoModel, autoReply, CountingModel } from './auto-model.js';
+export {
+  type CassetteEntry,
+  type CassetteError,
+  type CassetteRequest,
+  canonicalJson,
+  type Difference,
+  firstDifference,
+} from './cassette.js';
 export { Gate } from './gate.js';
 export {
   type MockApi,
@@ -12,6 +20,8 @@ export {
   type MockToolCall,
   mockProviderServer,
 } from './mock-provider-server.js';
+export { type RecordModelOptions, recordModel } from './record-model.js';
+export { ReplayMismatchError, ReplayModel, type ReplayModelOptions, replayModel } from './replay-model.js';
 export { sampleFromSchema } from './schema-sample.js';
 export {
   fail,

@@ -1,0 +1,109 @@
+import type { Message, ModelRequest, ModelResponse, ToolCall } from '../types.js';
+
+/** A request as a cassette keeps it: what was asked, never the signal or anything a provider adds. */
+export type CassetteRequest = Omit<ModelRequest, 'signal'>;
+
+/** A failed call as a cassette keeps it. */
+export interface CassetteError {
+  message: string;
+  status?: number;
+  retryable?: boolean;
+}
+
+/** One line of a JSONL cassette: a request and the response (or the failure) it got. */
+export type CassetteEntry = { model: string; request: CassetteRequest } & (
+  | { response: ModelResponse }
+  | { error: CassetteError }
+);
+
+/**
+ * The request's fields a model answers from, copied field by field: a `signal`, headers, keys or
+ * any other property someone attached to the object are never carried over.
+ */
+export function cassetteRequest(request: ModelRequest): CassetteRequest {
+  const { system, messages, tools, toolChoice, temperature, maxTokens, metadata } = request;
+  return plain({
+    system,
+    messages: messages.map(cassetteMessage),
+    tools: tools?.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    toolChoice: typeof toolChoice === 'object' ? { name: toolChoice.name } : toolChoice,
+    temperature,
+    maxTokens,
+    metadata: metadata && { agent: metadata.agent, purpose: metadata.purpose },
+  });
+}
+
+/** The response's own fields, copied field by field. */
+export function cassetteResponse(response: ModelResponse): ModelResponse {
+  const { text, toolCalls, usage, finishReason, modelId } = response;
+  return plain({ text, toolCalls: toolCalls.map(cassetteToolCall), usage, finishReason, modelId });
+}
+
+function cassetteMessage({ role, content, name, toolCalls, toolCallId }: Message): Message {
+  return { role, content, name, toolCalls: toolCalls?.map(cassetteToolCall), toolCallId };
+}
+
+function cassetteToolCall({ id, name, arguments: args, invalidArguments }: ToolCall): ToolCall {
+  return { id, name, arguments: args, invalidArguments };
+}
+
+// A JSON round trip: drops undefined fields, so a recorded and a live request compare equal.
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** JSON with object keys sorted at every level: equal requests give equal strings. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Where two JSON values first differ (keys in sorted order, arrays by index), and the two values there. */
+export interface Difference {
+  /** For example `messages[0].content`; empty for the values themselves. */
+  path: string;
+  recorded: unknown;
+  actual: unknown;
+}
+
+/** The first difference between a recorded and an actual JSON value, or undefined when they are equal. */
+export function firstDifference(recorded: unknown, actual: unknown, path = ''): Difference | undefined {
+  if (Array.isArray(recorded) && Array.isArray(actual)) {
+    for (let i = 0; i < Math.max(recorded.length, actual.length); i++) {
+      const found = firstDifference(recorded[i], actual[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (isObject(recorded) && isObject(actual)) {
+    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
+    for (const key of keys) {
+      const found = firstDifference(recorded[key], actual[key], path ? `${path}.${key}` : key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return canonicalJson(recorded) === canonicalJson(actual) ? undefined : { path, recorded, actual };
+}
+
+/** How many leaf values two JSON values share at the same paths: picks the recorded request nearest a live one. */
+export function sharedLeaves(a: unknown, b: unknown): number {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    let shared = 0;
+    for (let i = 0; i < Math.min(a.length, b.length); i++) shared += sharedLeaves(a[i], b[i]);
+    return shared;
+  }
+  if (isObject(a) && isObject(b)) {
+    let shared = 0;
+    for (const key of Object.keys(a)) if (key in b) shared += sharedLeaves(a[key], b[key]);
+    return shared;
+  }
+  return canonicalJson(a) === canonicalJson(b) ? 1 : 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,230 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  AbortError,
+  Agent,
+  RunContext,
+  type RunOptions,
+  runTopology,
+  type SwarmEvent,
+  tool,
+} from '@swarm/core';
+import { fail, Gate, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { otelTracer } from './otel-tracer.js';
+import { helpdesk, helpdeskModels, memoryTracer, spanTree } from './test-support.js';
+
+const attr = (span: ReadableSpan, name: string) => span.attributes[name];
+
+describe('otelTracer: a nested run as spans', () => {
+  it('draws a forest used as a tool inside a handoff team as one span tree', async () => {
+    const { tracer, spans } = memoryTracer();
+    const tracing = otelTracer({ tracer });
+    const events: SwarmEvent[] = [];
+    await helpdesk(helpdeskModels()).run('I need my tax filing explained and a refund.', {
+      onEvent: (e) => {
+        events.push(e);
+        tracing.onEvent(e);
+      },
+    });
+
+    expect(spanTree(spans())).toEqual([
+      'run Swarm',
+      '  invoke_agent triage',
+      '    chat triage-model',
+      '    execute_tool ask_experts',
+      '      run ForestSwarm',
+      '        invoke_agent Tax Expert',
+      '          chat tax-model',
+      '    chat triage-model',
+      '    execute_tool handoff',
+      '  invoke_agent billing',
+      '    chat billing-model',
+    ]);
+    expect(spans().every((s) => s.ended)).toBe(true);
+    const [root] = spans().filter((s) => s.name === 'run Swarm');
+    expect(root!.events.map((e) => e.name)).toContain('swarm.handoff');
+  });
+
+  it('gives each model call the gen_ai attributes of its own request and response in the trace', async () => {
+    const { tracer, spans } = memoryTracer();
+    const tracing = otelTracer({ tracer });
+    const events: SwarmEvent[] = [];
+    await helpdesk(helpdeskModels()).run('I need my tax filing explained and a refund.', {
+      onEvent: (e) => {
+        events.push(e);
+        tracing.onEvent(e);
+      },
+    });
+
+    const chats = spans().filter((s) => attr(s, 'gen_ai.operation.name') === 'chat');
+    const requests = events.filter((e) => e.type === 'model.request');
+    expect(chats).toHaveLength(requests.length);
+    for (const request of requests) {
+      const response = events.find((e) => e.type === 'model.response' && e.callId === request.callId)!;
+      const span = chats.find((s) => attr(s, 'swarm.call.id') === request.callId)!;
+      const usage = response.usage as { inputTokens: number; outputTokens: number };
+      expect(span.attributes).toMatchObject({
+        'gen_ai.system': 'mock',
+        'gen_ai.request.model': String(request.model).replace('mock:', ''),
+        'gen_ai.agent.name': request.agent,
+        'gen_ai.usage.input_tokens': usage.inputTokens,
+        'gen_ai.usage.output_tokens': usage.outputTokens,
+        'gen_ai.response.finish_reasons': [response.finishReason === 'tool-calls' ? 'tool_calls' : 'stop'],
+      });
+    }
+    // The run spans hold the run totals, nested runs included.
+    const end = events.find((e) => e.type === 'run.end' && e.parentRunId === undefined)!;
+    const root = spans().find((s) => s.name === 'run Swarm')!;
+    expect(attr(root, 'swarm.llm_calls')).toBe(end.llmCalls);
+    expect(attr(root, 'swarm.llm_calls')).toBe(4);
+    expect(attr(root, 'gen_ai.usage.input_tokens')).toBe(30 + 20 + 30 + 50);
+  });
+});
+
+describe('otelTracer: a saved trace', () => {
+  it('turns the events of a finished run, read back from JSON, into the same spans', async () => {
+    const live = memoryTracer();
+    const events: SwarmEvent[] = [];
+    const tracing = otelTracer({ tracer: live.tracer });
+    await helpdesk(helpdeskModels()).run('Refund, please.', {
+      onEvent: (e) => {
+        events.push(e);
+        tracing.onEvent(e);
+      },
+    });
+
+    const later = memoryTracer();
+    const replayed = otelTracer({ tracer: later.tracer });
+    for (const event of JSON.parse(JSON.stringify(events)) as SwarmEvent[]) replayed.onEvent(event);
+
+    expect(spanTree(later.spans())).toEqual(spanTree(live.spans()));
+    const times = (spans: readonly ReadableSpan[]) => spans.map((s) => [s.name, s.startTime, s.endTime]);
+    expect(times(later.spans())).toEqual(times(live.spans()));
+  });
+});
+
+describe('otelTracer: errors, contents, concurrency', () => {
+  it('records a failed run on every span it ends, with the SwarmError code', async () => {
+    const { tracer, spans } = memoryTracer();
+    const models = { ...helpdeskModels(), triage: new ScriptedModel([fail(new Error('upstream 503'))]) };
+    await expect(helpdesk(models).run('Help.', otelTracer({ tracer }))).rejects.toThrow('upstream 503');
+
+    expect(spanTree(spans())).toEqual(['run Swarm', '  invoke_agent triage', '    chat scripted']);
+    for (const span of spans()) {
+      expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'upstream 503' });
+      expect(span.attributes).toMatchObject({ 'error.type': 'MODEL', 'swarm.error.code': 'MODEL' });
+      expect(span.events[0]).toMatchObject({
+        name: 'exception',
+        attributes: { 'exception.type': 'MODEL', 'exception.message': 'upstream 503' },
+      });
+    }
+  });
+
+  it('ends the spans an aborted run leaves open, marked unfinished', async () => {
+    const { tracer, spans } = memoryTracer();
+    const controller = new AbortController();
+    const started = new Gate();
+    const wait = tool({
+      name: 'wait',
+      description: 'Waits until aborted.',
+      parameters: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) => {
+          ctx.signal?.addEventListener('abort', () => reject(new AbortError()));
+          started.open();
+        }),
+    });
+    const agent = new Agent({
+      name: 'waiter',
+      model: new ScriptedModel([toolCall('wait', {})]),
+      tools: [wait],
+    });
+    const running = soloRun(agent, { signal: controller.signal, ...otelTracer({ tracer }) });
+    await started.wait();
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(AbortError);
+
+    expect(spanTree(spans())).toEqual([
+      'run Solo',
+      '  invoke_agent waiter',
+      '    chat scripted',
+      '    execute_tool wait',
+    ]);
+    expect(spans().every((s) => s.ended)).toBe(true);
+    const toolSpan = spans().find((s) => s.name === 'execute_tool wait')!;
+    expect(toolSpan.attributes['swarm.unfinished']).toBe(true);
+    expect(toolSpan.status.code).toBe(SpanStatusCode.ERROR);
+    expect(spans().find((s) => s.name === 'run Solo')!.attributes['error.type']).toBe('ABORTED');
+  });
+
+  it('leaves contents out by default and records them when asked', async () => {
+    const run = async (recordContent?: boolean) => {
+      const { tracer, spans } = memoryTracer();
+      await helpdesk(helpdeskModels()).run('I need my tax filing explained and a refund.', {
+        ...otelTracer({ tracer, ...(recordContent !== undefined && { recordContent }) }),
+      });
+      return JSON.stringify(spans().map((s) => s.attributes));
+    };
+    const quiet = await run();
+    expect(quiet).not.toMatch(/tax filing|Form 1120|refund|corporation/i);
+
+    const loud = JSON.parse(`[${(await run(true)).slice(1, -1)}]`) as Record<string, unknown>[];
+    expect(loud).toContainEqual(
+      expect.objectContaining({ 'swarm.task': 'I need my tax filing explained and a refund.' }),
+    );
+    expect(loud).toContainEqual(
+      expect.objectContaining({
+        'gen_ai.tool.name': 'ask_experts',
+        'gen_ai.tool.call.arguments': JSON.stringify({
+          task: 'How do I file the tax return of my corporation?',
+        }),
+        'gen_ai.tool.call.result': 'File Form 1120 by the 15th day of the 4th month.',
+      }),
+    );
+  });
+
+  it('pairs concurrent calls of one agent by callId, whichever finishes first', async () => {
+    const { tracer, spans } = memoryTracer();
+    const gate = new Gate();
+    // The one-message call waits; the two-message call answers first. Each reports its own usage.
+    const model = new ScriptedModel([], {
+      fallback: respond(async (request) => {
+        if (request.messages.length === 1) await gate.wait();
+        return { text: 'ok', usage: { inputTokens: request.messages.length * 100 } };
+      }),
+    });
+    const context = new RunContext({ topology: 'Pair', ...otelTracer({ tracer }) });
+    context.emit({ type: 'run.start' });
+    const metadata = { agent: 'judge', purpose: 'score' };
+    const one = context.callModel(model, { messages: [{ role: 'user', content: 'a' }], metadata });
+    const two = context.callModel(model, {
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+      ],
+      metadata,
+    });
+    await two;
+    gate.open();
+    await one;
+    context.emit({ type: 'run.end' });
+
+    const chats = spans().filter((s) => s.name.startsWith('chat'));
+    expect(
+      chats.map((s) => [s.attributes['swarm.request.messages'], s.attributes['gen_ai.usage.input_tokens']]),
+    ).toEqual([
+      [2, 200],
+      [1, 100],
+    ]);
+  });
+});
+
+// A one-agent topology: enough to show a run that throws with a tool still running.
+function soloRun(agent: Agent, options: RunOptions) {
+  return runTopology({ type: 'Solo', name: 'solo' }, {}, options, async (context) => {
+    const result = await agent.run('Wait.', { context });
+    return { output: result.output };
+  });
+}
