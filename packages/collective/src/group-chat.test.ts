@@ -131,6 +131,16 @@ describe('GroupChat', () => {
     expect(result.messages).toEqual([{ agent: 'cyrus', content: 'cyrus: the sea' }]);
   });
 
+  it('fails with NO_ANSWER when every bid of the first round failed, rather than answer with nothing', async () => {
+    const ada = bidder('ada', ['fail']);
+    const bob = bidder('bob', ['fail']);
+    const run = new GroupChat({ agents: [ada.agent, bob.agent], maxRepairs: 0 }).run(task);
+    await expect(run).rejects.toMatchObject({
+      code: 'NO_ANSWER',
+      message: expect.stringMatching(/every agent's bid failed.*ada: .*bob: /),
+    });
+  });
+
   it('traces every round of bids and every posted message', async () => {
     const events: SwarmEvent[] = [];
     const ada = bidder('ada', [

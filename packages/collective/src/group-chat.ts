@@ -22,7 +22,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
-import { type BudgetReason, budgetStopIn, interruption } from './member-outcomes.js';
+import { type BudgetReason, budgetStopIn, interruption, noAnswer } from './member-outcomes.js';
 import { requireAgent } from './options.js';
 
 /** The full bid: how much the agent wants the floor, and the message it would post. */
@@ -100,6 +100,9 @@ const biasLines: Record<PromptBias, string> = {
   reserved: 'Bid high only when you have something important that nobody has said; otherwise bid 0.',
 };
 
+/** The error of a bid whose message was blank: silence by choice, not a failed call. */
+const BLANK_BID = 'the bid had no message';
+
 /**
  * A meeting with no fixed turns: each round every agent privately bids for the floor with
  * `respond(score, message)`; the single highest bid above the threshold (after a recency
@@ -157,6 +160,14 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
         stop?: BudgetExceededError,
       ): TopologyOutcome<GroupChatResult> => {
         if (stop && messages.length === 0) throw stop;
+        // Nobody could bid at all (every bid call failed): that is a failure, not a quiet room.
+        const first = rounds[0]?.bids ?? [];
+        const failed = (b: Bid) => b.error !== undefined && b.error !== BLANK_BID;
+        if (messages.length === 0 && first.length > 0 && first.every(failed)) {
+          throw noAnswer(
+            `GroupChat: every agent's bid failed, so no one could speak: ${first.map((b) => `${b.agent}: ${b.error}`).join('; ')}`,
+          );
+        }
         return {
           output: messages.at(-1)?.content ?? '',
           messages,
@@ -221,7 +232,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
         return { agent, score: 0, adjusted: 0, error: errorMessage(outcome.reason) };
       const object = outcome.value.object as { score: number; message?: string; intent?: string };
       const text = (object.message ?? object.intent ?? '').trim();
-      if (text === '') return { agent, score: 0, adjusted: 0, error: 'the bid had no message' };
+      if (text === '') return { agent, score: 0, adjusted: 0, error: BLANK_BID };
       drafts.set(agent, text);
       const score = clampScore(object.score);
       const adjusted = adjustForRecency(agent, score, speakers, this.recencyPenalty, this.recencyWindow);
