@@ -97,4 +97,47 @@ describe('htmlReport', () => {
     const html = htmlReport({ title: 't', task: 'x', events: [ev('run.start', 'r', { decision })] });
     expect(html).toContain('[Circular]');
   });
+
+  it('draws the coordinated tree: statuses, a rejected node apart from the node it collided with, the synthesized nodes', () => {
+    const node = (nodeId: string, parentId: string | undefined, status: string, score?: number) =>
+      ev('tot.node', 'r1', {
+        change: 'status',
+        nodeId,
+        parentId,
+        depth: parentId ? 1 : 0,
+        status,
+        score,
+        thought: `t ${nodeId}`,
+      });
+    const html = htmlReport({
+      title: 't',
+      task: 'q',
+      events: [
+        ev('run.start', 'r1'),
+        node('root', undefined, 'evaluated'),
+        node('n1', 'root', 'active', 8),
+        node('n2', 'root', 'terminatedEarly', 3),
+        ev('tot.node', 'r1', {
+          change: 'rejected',
+          nodeId: 'n1',
+          parentId: 'root',
+          depth: 1,
+          thought: 'again',
+          reason: 'duplicate id n1',
+        }),
+        ev('tot.synthesize', 'r1', { nodes: [{ id: 'n1', score: 8 }] }),
+        ev('run.end', 'r1'),
+      ],
+    });
+    const nodes = [
+      ...html.matchAll(/data-tot-node="([^"]+)" data-status="([^"]+)"( data-synthesized="true")?/g),
+    ].map((m) => [m[1], m[2], m[3] !== undefined]);
+    expect(nodes).toEqual([
+      ['root', 'evaluated', false],
+      ['n1', 'active', true],
+      ['n2', 'terminatedEarly', false],
+      ['rejected:0', 'rejected', false],
+    ]);
+    expect(html).toContain('title="rejected: duplicate id n1"');
+  });
 });

@@ -68,6 +68,8 @@ ul.tree { border-left: none; padding-left: 0; }
 .node[data-status="pruned"] { background: #fbeeee; color: #8a3b3b; text-decoration: line-through; }
 .node[data-status="solution"], .node[data-status="final"] { background: #e8f7ee; color: #1d6b3a; font-weight: 600; }
 .node[data-status="terminatedEarly"] { background: #fff4e0; }
+.node[data-status="rejected"] { background: #f3f3f3; color: #8a8f9c; font-style: italic; }
+.node[data-synthesized] { outline: 2px solid #3b5bdb; }
 .score { font-variant-numeric: tabular-nums; color: #3b5bdb; margin-left: 6px; }
 ol.path { display: flex; gap: 6px; flex-wrap: wrap; list-style: none; padding: 0; }
 ol.path li { background: #eef2fb; border-radius: 14px; padding: 4px 10px; } ol.path li + li::before { content: "→ "; color: #6b7386; }
@@ -182,7 +184,7 @@ function thoughtsSection(view: TraceView): string {
     return `<ul class="tree">${nodes
       .map(
         (t) =>
-          `<li><span class="node" data-tot-node="${esc(t.id)}" data-status="${esc(t.status)}" title="${esc(t.status)}">${esc(t.content)}${t.score === undefined ? '' : `<span class="score" data-score>${fixed(t.score, 2)}</span>`}</span>${draw(t.id)}</li>`,
+          `<li><span class="node" data-tot-node="${esc(t.id)}" data-status="${esc(t.status)}"${t.synthesized ? ' data-synthesized="true"' : ''} title="${esc(t.reason ? `rejected: ${t.reason}` : t.status)}">${t.synthesized ? '★ ' : ''}${esc(t.content)}${t.score === undefined ? '' : `<span class="score" data-score>${fixed(t.score, 2)}</span>`}</span>${draw(t.id)}</li>`,
       )
       .join('')}</ul>`;
   };

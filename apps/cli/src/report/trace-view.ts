@@ -20,6 +20,10 @@ export interface ThoughtView {
   depth: number;
   score?: number;
   status: string;
+  /** Why the validator rejected it (coordinated Tree of Thoughts). */
+  reason?: string;
+  /** One of the nodes the answer was synthesized from. */
+  synthesized?: boolean;
 }
 
 /** What a report shows, derived from the trace alone (a trace is enough to redraw a run). */
@@ -66,6 +70,7 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
     counts: [],
   };
   const thoughts = new Map<string, ThoughtView>();
+  let rejectedCount = 0;
   const orders = new Map<string, TraceView['orders'][number]>();
 
   for (const e of events) {
@@ -149,7 +154,9 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
       }
       case 'tot.node': {
         const n = (e.node ?? e) as Record<string, unknown>;
-        const id = str(n.id ?? n.nodeId);
+        // A node the validator rejected never entered the tree (its id may even be taken): drawn apart.
+        const rejected = e.change === 'rejected';
+        const id = rejected ? `rejected:${rejectedCount++}` : str(n.id ?? n.nodeId);
         const parent = n.parent ?? n.parentId;
         thoughts.set(id, {
           id,
@@ -157,10 +164,17 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
           content: str(n.thought ?? n.content),
           depth: num(n.depth) ?? 0,
           ...(num(n.score) !== undefined && { score: num(n.score) }),
-          status: str(n.status, 'generated'),
+          status: rejected ? 'rejected' : str(n.status, 'generated'),
+          ...(rejected && { reason: str(e.reason) }),
         });
         break;
       }
+      case 'tot.synthesize':
+        for (const picked of (e.nodes ?? []) as { id?: unknown }[]) {
+          const node = thoughts.get(str(picked.id));
+          if (node) node.synthesized = true;
+        }
+        break;
       case 'tot.evaluate': {
         const node = thoughts.get(str(e.nodeId ?? (e.node as { id?: unknown } | undefined)?.id));
         if (node) {
