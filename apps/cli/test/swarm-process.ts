@@ -59,6 +59,23 @@ export function cooperativeModel(first?: MockHandler): MockHandler {
     if (taken) return taken;
     const choice = request.body.tool_choice as { function?: { name?: string } } | string | undefined;
     const forced = typeof choice === 'object' ? choice.function?.name : undefined;
+    if (forced === 'design_swarm') {
+      // A design is judged by whether it can be built and run, so a cooperative designer picks a
+      // shape any task fits, rather than the first topology in the list.
+      const agents = ['drafter', 'reviewer'].map((name) => ({
+        name,
+        description: name,
+        instructions: `You are the ${name}.`,
+      }));
+      return {
+        toolCalls: [
+          {
+            name: forced,
+            arguments: { topology: 'SequentialWorkflow', reason: 'Draft, then review.', agents, config: {} },
+          },
+        ],
+      };
+    }
     if (forced) {
       const tool = (request.body.tools as Tools).find((t) => t.function?.name === forced);
       return {
