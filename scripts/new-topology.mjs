@@ -189,10 +189,10 @@ describe('${pascal}', () => {
 });
 `,
   [`src/${name}-conformance.test.ts`]: `import { Agent } from '@swarm/core';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { ${pascal} } from './${name}.js';
 
-describeTopologyConformance('${pascal}', {
+topologyConformanceTests('${pascal}', {
   create: (model) =>
     new ${pascal}({
       agents: [new Agent({ name: 'first', model }), new Agent({ name: 'second', model })],

@@ -1,7 +1,7 @@
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { CouncilAsAJudge } from './council-as-a-judge.js';
 
-describeTopologyConformance('CouncilAsAJudge', {
+topologyConformanceTests('CouncilAsAJudge', {
   task: 'Question: what is 2 + 2? Response: 5.',
   create: (model) => new CouncilAsAJudge({ model, dimensions: ['accuracy', 'conciseness', 'helpfulness'] }),
 });

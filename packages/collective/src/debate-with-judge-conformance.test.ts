@@ -1,8 +1,8 @@
 import { Agent } from '@swarm/core';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { DebateWithJudge } from './debate-with-judge.js';
 
-describeTopologyConformance('DebateWithJudge', {
+topologyConformanceTests('DebateWithJudge', {
   task: 'Remote work is better than office work.',
   create: (model) =>
     new DebateWithJudge({

@@ -1,9 +1,9 @@
 import { Agent } from '@swarm/core';
 import { autoModel } from '@swarm/core/testing';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { GroupChat } from './group-chat.js';
 
-describeTopologyConformance('GroupChat', {
+topologyConformanceTests('GroupChat', {
   // Every bid wants the floor, so the chat runs to maxMessages.
   model: () =>
     autoModel({

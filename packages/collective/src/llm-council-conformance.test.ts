@@ -1,10 +1,10 @@
 import { Agent } from '@swarm/core';
 import { autoModel } from '@swarm/core/testing';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { LLMCouncil } from './llm-council.js';
 import { offeredIds } from './test-helpers.js';
 
-describeTopologyConformance('LLMCouncil', {
+topologyConformanceTests('LLMCouncil', {
   // Rankings must list every offered id once: answer the rank call with the ids the schema offers.
   model: () =>
     autoModel({

@@ -1,8 +1,8 @@
 import { Agent } from '@swarm/core';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { MajorityVoting } from './majority-voting.js';
 
-describeTopologyConformance('MajorityVoting', {
+topologyConformanceTests('MajorityVoting', {
   create: (model) =>
     new MajorityVoting({
       agents: [

@@ -1,8 +1,8 @@
 import { Agent } from '@swarm/core';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { MixtureOfAgents } from './mixture-of-agents.js';
 
-describeTopologyConformance('MixtureOfAgents', {
+topologyConformanceTests('MixtureOfAgents', {
   create: (model) =>
     new MixtureOfAgents({
       agents: [new Agent({ name: 'ada', model }), new Agent({ name: 'bob', model })],

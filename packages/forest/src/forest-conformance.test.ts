@@ -1,9 +1,9 @@
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { ForestSwarm } from './forest-swarm.js';
 import { Tree } from './tree.js';
 import { TreeAgent } from './tree-agent.js';
 
-describeTopologyConformance('ForestSwarm', {
+topologyConformanceTests('ForestSwarm', {
   task: 'How do I file taxes for my Delaware corporation?',
   create: (model) =>
     new ForestSwarm({

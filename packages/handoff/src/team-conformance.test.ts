@@ -1,8 +1,8 @@
 import { Agent } from '@swarm/core';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { Team } from './team.js';
 
-describeTopologyConformance('Team.swarm', {
+topologyConformanceTests('Team.swarm', {
   task: 'I was charged twice.',
   create: (model) =>
     Team.swarm({

@@ -1,7 +1,7 @@
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { HeavySwarm } from './heavy-swarm.js';
 
-describeTopologyConformance('HeavySwarm', {
+topologyConformanceTests('HeavySwarm', {
   task: 'Should a small bakery open a second shop?',
   create: (model) => new HeavySwarm({ model, maxLoops: 2 }),
 });

@@ -1,10 +1,10 @@
 import { Agent } from '@swarm/core';
 import { autoModel } from '@swarm/core/testing';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { HierarchicalSwarm } from './hierarchical-swarm.js';
 import { forced } from './worst-case.fixture.js';
 
-describeTopologyConformance('HierarchicalSwarm', {
+topologyConformanceTests('HierarchicalSwarm', {
   task: 'Write a short market brief on e-bikes.',
   create: (model) =>
     new HierarchicalSwarm({

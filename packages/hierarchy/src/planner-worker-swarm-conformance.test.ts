@@ -1,10 +1,10 @@
 import { Agent } from '@swarm/core';
 import { autoModel } from '@swarm/core/testing';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { PlannerWorkerSwarm } from './planner-worker-swarm.js';
 import { forced } from './worst-case.fixture.js';
 
-describeTopologyConformance('PlannerWorkerSwarm', {
+topologyConformanceTests('PlannerWorkerSwarm', {
   task: 'Compare three note-taking apps.',
   create: (model) =>
     new PlannerWorkerSwarm({

@@ -1,6 +1,6 @@
 import { ConfigError, StructuredOutputError } from '@swarm/core';
 import { autoModel, object, reply, ScriptedModel } from '@swarm/core/testing';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { AutoSwarmBuilder } from './auto-swarm-builder.js';
 import { autoSwarmBuilderDescriptor } from './router-descriptors.js';
@@ -138,7 +138,7 @@ describe('AutoSwarmBuilder', () => {
   });
 });
 
-describeTopologyConformance('AutoSwarmBuilder', {
+topologyConformanceTests('AutoSwarmBuilder', {
   create: (model) => new AutoSwarmBuilder({ model, topologies: [standInDescriptor('SequentialWorkflow')] }),
   model: () => autoModel(),
 });

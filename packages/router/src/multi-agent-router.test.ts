@@ -1,6 +1,6 @@
 import { Agent, BudgetExceededError, ConfigError } from '@swarm/core';
 import { autoModel, fail, Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { MultiAgentRouter } from './multi-agent-router.js';
 import { multiAgentRouterDescriptor } from './router-descriptors.js';
@@ -214,7 +214,7 @@ describe('MultiAgentRouter', () => {
   });
 });
 
-describeTopologyConformance('MultiAgentRouter', {
+topologyConformanceTests('MultiAgentRouter', {
   create: (model) =>
     new MultiAgentRouter({
       agents: [new Agent({ name: 'a', model }), new Agent({ name: 'b', model })],

@@ -1,6 +1,6 @@
 import { Agent, ConfigError, type ModelRequest, type RunOptions } from '@swarm/core';
 import { Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SwarmRouter } from './swarm-router.js';
@@ -324,7 +324,7 @@ describe('SwarmRouter', () => {
   });
 });
 
-describeTopologyConformance('SwarmRouter', {
+topologyConformanceTests('SwarmRouter', {
   create: (model) =>
     new SwarmRouter({
       agents: [new Agent({ name: 'a', model }), new Agent({ name: 'b', model })],
@@ -333,7 +333,7 @@ describeTopologyConformance('SwarmRouter', {
     }),
 });
 
-describeTopologyConformance("SwarmRouter with 'auto'", {
+topologyConformanceTests("SwarmRouter with 'auto'", {
   create: (model) =>
     new SwarmRouter({
       agents: [new Agent({ name: 'a', model })],

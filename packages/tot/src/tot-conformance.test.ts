@@ -1,7 +1,7 @@
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { TreeOfThoughts } from './tree-of-thoughts.js';
 
-describeTopologyConformance('TreeOfThoughts', {
+topologyConformanceTests('TreeOfThoughts', {
   task: 'Use 4 9 10 13 to make 24.',
   create: (model) => new TreeOfThoughts({ model, numThoughts: 2, maxDepth: 2, breadth: 1 }).asTopology(),
 });

@@ -1,5 +1,5 @@
 import { Agent, type Model } from '@swarm/core';
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { AgentRearrange } from './agent-rearrange.js';
 import { BatchedGridWorkflow } from './batched-grid-workflow.js';
 import { ConcurrentWorkflow } from './concurrent-workflow.js';
@@ -9,11 +9,11 @@ import { SequentialWorkflow } from './sequential-workflow.js';
 
 const agents = (model: Model, ...names: string[]) => names.map((name) => new Agent({ name, model }));
 
-describeTopologyConformance('SequentialWorkflow', {
+topologyConformanceTests('SequentialWorkflow', {
   create: (model) => new SequentialWorkflow({ agents: agents(model, 'researcher', 'writer', 'editor') }),
 });
 
-describeTopologyConformance('ConcurrentWorkflow', {
+topologyConformanceTests('ConcurrentWorkflow', {
   create: (model) =>
     new ConcurrentWorkflow({
       agents: agents(model, 'optimist', 'pessimist', 'realist'),
@@ -21,7 +21,7 @@ describeTopologyConformance('ConcurrentWorkflow', {
     }),
 });
 
-describeTopologyConformance('AgentRearrange', {
+topologyConformanceTests('AgentRearrange', {
   create: (model) =>
     new AgentRearrange({
       agents: agents(model, 'researcher', 'writer', 'critic', 'editor'),
@@ -29,15 +29,15 @@ describeTopologyConformance('AgentRearrange', {
     }),
 });
 
-describeTopologyConformance('RoundRobin', {
+topologyConformanceTests('RoundRobin', {
   create: (model) => new RoundRobin({ agents: agents(model, 'alice', 'bob', 'carol'), rounds: 2 }),
 });
 
-describeTopologyConformance('BatchedGridWorkflow', {
+topologyConformanceTests('BatchedGridWorkflow', {
   create: (model) => new BatchedGridWorkflow({ agents: agents(model, 'translator', 'summarizer', 'critic') }),
 });
 
-describeTopologyConformance('GraphWorkflow', {
+topologyConformanceTests('GraphWorkflow', {
   create: (model) => {
     const [plan, frontend, backend, review] = agents(model, 'plan', 'frontend', 'backend', 'review');
     return new GraphWorkflow({

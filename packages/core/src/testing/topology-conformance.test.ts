@@ -7,7 +7,7 @@ import { budgetStop, runTopology } from '../topology-run.js';
 import type { Model } from '../types.js';
 import { autoModel } from './auto-model.js';
 import { type ConformanceCheck, ConformanceError, topologyConformance } from './topology-conformance.js';
-import { describeTopologyConformance } from './vitest.js';
+import { topologyConformanceTests } from './vitest.js';
 
 type Flaw =
   | 'none'
@@ -85,7 +85,7 @@ async function failures(flaw: Flaw): Promise<string[]> {
   return failed;
 }
 
-describeTopologyConformance('a correct topology', { create: (model) => new Relay(model) });
+topologyConformanceTests('a correct topology', { create: (model) => new Relay(model) });
 
 describe('topologyConformance catches a broken topology', () => {
   it('passes every check for a correct topology', async () => {

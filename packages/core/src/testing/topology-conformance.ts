@@ -38,7 +38,7 @@ export class ConformanceError extends Error {
 
 /**
  * The checks every topology passes (DESIGN 3.6), as plain async functions so any test runner can
- * run them (`describeTopologyConformance` in `@swarm/core/testing/vitest` wraps them for vitest):
+ * run them (`topologyConformanceTests` in `@swarm/core/testing/vitest` wraps them for vitest):
  * run and stream agree; the trace opens with `run.start` and closes with `run.end`; usage and calls
  * equal what the model saw; an abort rejects with `AbortError` promptly and leaves no listener or
  * timer; a `maxCalls` budget is never exceeded; a parent's budget and trace cover a nested run.

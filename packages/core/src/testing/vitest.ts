@@ -3,7 +3,7 @@ import type { TopologyResult } from '../topology.js';
 import { type TopologyConformanceOptions, topologyConformance } from './topology-conformance.js';
 
 /** Registers the topology conformance suite as a vitest `describe` block, one test per check. */
-export function describeTopologyConformance<R extends TopologyResult>(
+export function topologyConformanceTests<R extends TopologyResult>(
   name: string,
   options: TopologyConformanceOptions<R>,
 ): void {

@@ -1,7 +1,7 @@
-import { describeTopologyConformance } from '@swarm/core/testing/vitest';
+import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 
-describeTopologyConformance('CoordinatedTreeOfThoughts', {
+topologyConformanceTests('CoordinatedTreeOfThoughts', {
   task: 'How could a small town cut its carbon emissions by half?',
   create: (model) => new CoordinatedTreeOfThoughts({ model, maxDepth: 2, initialThoughts: 2 }),
 });
