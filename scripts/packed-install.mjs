@@ -295,7 +295,8 @@ try {
   );
   if (versions.size !== 1)
     throw new Error(`changeset version left several versions: ${[...versions].join(', ')}`);
-  // pnpm resolves workspace:* from installed workspace links, so the copy is installed (offline store).
+  // pnpm resolves workspace:* from installed workspace links, so the copy is installed (offline
+  // store), devDependencies included: a package's tests may use another workspace package.
   run(
     'pnpm',
     [
@@ -303,7 +304,6 @@ try {
       '--frozen-lockfile',
       '--prefer-offline',
       '--ignore-scripts',
-      '--prod',
       '--filter=./packages/*',
     ],
     {
