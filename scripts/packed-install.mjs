@@ -299,13 +299,7 @@ try {
   // store), devDependencies included: a package's tests may use another workspace package.
   run(
     'pnpm',
-    [
-      'install',
-      '--frozen-lockfile',
-      '--prefer-offline',
-      '--ignore-scripts',
-      '--filter=./packages/*',
-    ],
+    ['install', '--frozen-lockfile', '--prefer-offline', '--ignore-scripts', '--filter=./packages/*'],
     {
       cwd: copy,
     },
