@@ -62,6 +62,16 @@ export type ClassifyError = (error: unknown) => SwarmError;
 /** One attempt of a call, on its own signal (linked to the caller's, with the attempt timeout). */
 export type Attempt<T> = (signal: AbortSignal, attempt: number) => Promise<T>;
 
+/** The whole call's scope: the caller's signal, linked to a deadline only when there is one. */
+type CallScope = Pick<LinkedSignal, 'cause' | 'release'> & { readonly signal: AbortSignal | undefined };
+
+// Linking costs a controller and a listener; without a deadline the attempts link to the caller's
+// signal directly, so a call pays for one linked signal, not two.
+function callScope(callerSignal: AbortSignal | undefined, deadlineMs: number | undefined): CallScope {
+  if (deadlineMs === undefined) return { signal: callerSignal, cause: undefined, release: () => {} };
+  return linkSignal(callerSignal, deadlineMs);
+}
+
 /**
  * Runs a provider call with swarm's retry policy. Every attempt gets its own signal linked to the
  * caller's, released when the attempt ends, so the caller's signal keeps no listener; every wait
@@ -73,7 +83,7 @@ export async function callWithRetries<T>(
   classify: ClassifyError,
   attempt: Attempt<T>,
 ): Promise<T> {
-  const call = linkSignal(callerSignal, policy.deadlineMs);
+  const call = callScope(callerSignal, policy.deadlineMs);
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
@@ -103,7 +113,7 @@ export async function* streamWithRetries<E>(
   classify: ClassifyError,
   attempt: (signal: AbortSignal, attempt: number) => AsyncIterable<E>,
 ): AsyncGenerator<E> {
-  const call = linkSignal(callerSignal, policy.deadlineMs);
+  const call = callScope(callerSignal, policy.deadlineMs);
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
@@ -134,7 +144,7 @@ function classifyFailure(
   error: unknown,
   policy: CallPolicy,
   callerSignal: AbortSignal | undefined,
-  call: LinkedSignal,
+  call: CallScope,
   current: LinkedSignal,
   classify: ClassifyError,
 ): SwarmError {
@@ -167,10 +177,10 @@ async function waitBeforeRetry(
   policy: CallPolicy,
   started: number,
   callerSignal: AbortSignal | undefined,
-  call: LinkedSignal,
+  call: CallScope,
 ): Promise<void> {
   if (!(failure instanceof ModelError) || !failure.retryable || index >= policy.maxRetries) throw failure;
-  if (call.signal.aborted) throw failure;
+  if (call.signal?.aborted) throw failure;
   const asked = retryAfterMs(failure.cause);
   const delay = asked ?? backoffMs(index, policy.initialRetryDelayMs);
   if (delay > policy.maxRetryDelayMs) {
