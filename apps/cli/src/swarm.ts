@@ -61,6 +61,12 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// A reader that stops early (`swarm demo | head`) closes the pipe: that ends the command quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof CliError) {
     process.stderr.write(

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -214,5 +215,21 @@ describe('swarm types and swarm demo', () => {
   it('rejects an unknown command in one line', async () => {
     const ran = await swarm(['fly']);
     expect(ran).toMatchObject({ code: 2, stderr: 'swarm: unknown command "fly"; try swarm --help\n' });
+  });
+});
+
+describe('a reader that stops early', () => {
+  it('ends the command quietly when stdout is closed (swarm demo | head)', async () => {
+    const child = spawn(process.execPath, [swarmBin, 'demo', '--out', join(dir, 'demo-epipe')], {
+      env: { PATH: process.env.PATH ?? '', OLLAMA_HOST: 'http://127.0.0.1:9' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Read the first line, then close the pipe, as `head -1` does.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
