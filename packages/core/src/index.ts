@@ -66,6 +66,7 @@ export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
 export { type RunStream, runStream } from './run-stream.js';
+export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';
 export {
   describeZodError,
   type Tool,

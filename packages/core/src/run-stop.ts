@@ -1,0 +1,47 @@
+import { type BudgetExceededError, isAbort } from './errors.js';
+import { budgetStop } from './topology-run.js';
+import type { Settled } from './types.js';
+
+/** Why a run stopped early for its budget: its calls or its tokens were spent. */
+export type BudgetReason = BudgetExceededError['reason'];
+
+/**
+ * True for an error that ends the whole run rather than one member's work: an abort
+ * (`AbortError`, code `'ABORTED'`) or a budget refusal (`BudgetExceededError`). Such an error is
+ * never retried and never stored as a member's failure.
+ */
+export function isRunStop(error: unknown): boolean {
+  return isAbort(error) || budgetStop(error) !== undefined;
+}
+
+/**
+ * Reads the settled outcomes of members run concurrently (`mapSettled`) for a run stop. An abort
+ * among them is rethrown (the first in input order; it ends the run whatever else settled). A
+ * budget refusal is returned (the first in input order) as the run's stop: the caller answers from
+ * the members that did answer and marks its result with `interruptionFields(stop.reason)`, or
+ * rethrows it when nothing answered. Every other rejection is a failure of that member alone and
+ * is left to the caller. Undefined when no outcome stops the run.
+ */
+export function settledStop<T>(settled: readonly Settled<T>[]): BudgetExceededError | undefined {
+  for (const outcome of settled) {
+    if (outcome.status === 'rejected' && isAbort(outcome.reason)) throw outcome.reason;
+  }
+  for (const outcome of settled) {
+    if (outcome.status === 'rejected' && budgetStop(outcome.reason)) {
+      return outcome.reason as BudgetExceededError;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The result fields of a run the budget stopped (`{ interrupted: true, interruptionReason }`),
+ * or no fields at all for a run that was not stopped: spread them into a topology's result.
+ * A topology whose public result always carries `interrupted` writes
+ * `{ interrupted: false, ...interruptionFields(reason) }`.
+ */
+export function interruptionFields(
+  reason: BudgetReason | undefined,
+): { interrupted: true; interruptionReason: BudgetReason } | Record<never, never> {
+  return reason ? { interrupted: true, interruptionReason: reason } : {};
+}
