@@ -1,10 +1,12 @@
 import {
   Agent,
   BaseTopology,
+  type BudgetReason,
   ConfigError,
   concurrencyOption,
   errorMessage,
   integerOption,
+  interruptionFields,
   type Member,
   type ModelLike,
   mapSettled,
@@ -14,17 +16,12 @@ import {
   runMember,
   runStream,
   runTopology,
+  settledStop,
   type TopologyResult,
 } from '@swarm/core';
 import { z } from 'zod';
 import { type Dimension, resolveDimensions } from './dimensions.js';
-import {
-  type BudgetReason,
-  budgetStopIn,
-  interruption,
-  noAnswer,
-  writeUnlessStopped,
-} from './member-outcomes.js';
+import { noAnswer, writeUnlessStopped } from './member-outcomes.js';
 import { requireAgent, requireMember } from './options.js';
 
 /** What each judge returns for its dimension (a forced, validated function call). */
@@ -148,7 +145,7 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
           signal: context.signal,
         },
       );
-      const stop = budgetStopIn(settled);
+      const stop = settledStop(settled);
       const scores: Record<string, DimensionScore> = {};
       settled.forEach((outcome, i) => {
         scores[this.dimensions[i]!.name] =
@@ -171,7 +168,8 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
       return {
         output: report.output,
         scores,
-        ...interruption(report.stop),
+        interrupted: false,
+        ...interruptionFields(report.stop?.reason),
       };
     });
   }

@@ -2,11 +2,13 @@ import {
   type Agent,
   BaseTopology,
   type BudgetExceededError,
+  type BudgetReason,
   budgetStop,
   Conversation,
   errorMessage,
   integerOption,
-  isAbort,
+  interruptionFields,
+  isRunStop,
   type Member,
   type Message,
   memberName,
@@ -18,14 +20,7 @@ import {
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
-import {
-  type BudgetReason,
-  failure,
-  interruption,
-  type MemberAnswer,
-  type MemberFailure,
-  noAnswer,
-} from './member-outcomes.js';
+import { failure, type MemberAnswer, type MemberFailure, noAnswer } from './member-outcomes.js';
 import { requireAgent } from './options.js';
 
 /** The judge's verdict after each round (a forced, validated function call). */
@@ -158,7 +153,8 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
         verdict,
         rounds,
         endedBy,
-        ...interruption(stop),
+        interrupted: false,
+        ...interruptionFields(stop?.reason),
       };
     });
   }
@@ -183,7 +179,7 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
       debate.add('assistant', output, agent);
       return { agent, output };
     } catch (error) {
-      if (isAbort(error) || budgetStop(error)) throw error;
+      if (isRunStop(error)) throw error;
       return failure(agent, error);
     }
   }
@@ -205,7 +201,7 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
       });
       return object;
     } catch (error) {
-      if (isAbort(error) || budgetStop(error)) throw error;
+      if (isRunStop(error)) throw error;
       return { error: errorMessage(error) };
     }
   }

@@ -2,12 +2,14 @@ import {
   type Agent,
   BaseTopology,
   type BudgetExceededError,
+  type BudgetReason,
   budgetStop,
   ConfigError,
   Conversation,
   concurrencyOption,
   errorMessage,
   integerOption,
+  interruptionFields,
   isAbort,
   type Member,
   type Message,
@@ -16,13 +18,14 @@ import {
   type RunContext,
   type RunOptions,
   runTopology,
+  settledStop,
   type TopologyOutcome,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
 import { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
-import { type BudgetReason, budgetStopIn, interruption, noAnswer } from './member-outcomes.js';
+import { noAnswer } from './member-outcomes.js';
 import { requireAgent } from './options.js';
 
 /** The full bid: how much the agent wants the floor, and the message it would post. */
@@ -173,7 +176,8 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
           messages,
           rounds,
           endedBy,
-          ...interruption(stop),
+          interrupted: false,
+          ...interruptionFields(stop?.reason),
         };
       };
 
@@ -224,7 +228,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
         }),
       { concurrency: this.#maxWorkers, signal: context.signal },
     );
-    const stop = budgetStopIn(settled);
+    const stop = settledStop(settled);
     const drafts = new Map<string, string>();
     const bids = settled.map((outcome, i): Bid => {
       const agent = this.agents[i]!.name;

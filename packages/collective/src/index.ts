@@ -1,3 +1,4 @@
+export type { BudgetReason } from '@swarm/core';
 export { adjustForRecency, type Bid, clampScore, speakingOrder } from './bidding.js';
 export {
   CouncilAsAJudge,
@@ -66,7 +67,7 @@ export {
   majorityVotingConfigSchema,
   majorityVotingDescriptor,
 } from './majority-voting-descriptor.js';
-export type { BudgetReason, MemberAnswer, MemberFailure } from './member-outcomes.js';
+export type { MemberAnswer, MemberFailure } from './member-outcomes.js';
 export {
   type LayerAnswer,
   MixtureOfAgents,

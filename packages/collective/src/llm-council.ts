@@ -2,9 +2,11 @@ import {
   type Agent,
   BaseTopology,
   type BudgetExceededError,
+  type BudgetReason,
   concurrencyOption,
   errorMessage,
   integerOption,
+  interruptionFields,
   isTopology,
   type Member,
   mapSettled,
@@ -13,18 +15,12 @@ import {
   type RunOptions,
   runMember,
   runTopology,
+  settledStop,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
-import {
-  type BudgetReason,
-  budgetStopIn,
-  describeFailures,
-  interruption,
-  noAnswer,
-  writeUnlessStopped,
-} from './member-outcomes.js';
+import { describeFailures, noAnswer, writeUnlessStopped } from './member-outcomes.js';
 import { requireMember } from './options.js';
 import { type AggregateRank, anonymousIds, meanRank, type Ranking } from './rank-aggregation.js';
 
@@ -98,7 +94,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
 
       // 1. Answer: every member at once; answers get anonymous ids in member order.
       const answered = await mapSettled(this.members, (m) => runMember(m, task, context), concurrency);
-      let stop: BudgetExceededError | undefined = budgetStopIn(answered);
+      let stop: BudgetExceededError | undefined = settledStop(answered);
       const outputs: { member: string; output: string }[] = [];
       answered.forEach((outcome, i) => {
         const member = memberName(this.members[i]!);
@@ -117,7 +113,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       if (!stop) {
         const rankers = this.members.filter((m): m is Agent => !isTopology(m));
         const ranked = await mapSettled(rankers, (m) => this.#rank(m, task, answers, context), concurrency);
-        stop = budgetStopIn(ranked);
+        stop = settledStop(ranked);
         ranked.forEach((outcome, i) => {
           const member = rankers[i]!.name;
           if (outcome.status === 'rejected') {
@@ -141,7 +137,8 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
         rankings,
         aggregate,
         failures,
-        ...interruption(final.stop),
+        interrupted: false,
+        ...interruptionFields(final.stop?.reason),
       };
     });
   }

@@ -1,9 +1,11 @@
 import {
   type Agent,
   BaseTopology,
+  type BudgetReason,
   ConfigError,
   concurrencyOption,
   integerOption,
+  interruptionFields,
   isTopology,
   type Member,
   type Message,
@@ -14,16 +16,14 @@ import {
   type RunOptions,
   runMember,
   runTopology,
+  settledStop,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
 import {
-  type BudgetReason,
-  budgetStopIn,
   describeFailures,
   failure,
-  interruption,
   type MemberFailure,
   noAnswer,
   writeUnlessStopped,
@@ -108,7 +108,7 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
         concurrency: this.#maxWorkers,
         signal: context.signal,
       });
-      const stop = budgetStopIn(settled);
+      const stop = settledStop(settled);
       const votes: Vote[] = [];
       const failures: MemberFailure[] = [];
       settled.forEach((outcome, i) => {
@@ -142,7 +142,8 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
         votes,
         failures,
         tally,
-        ...interruption(final.stop),
+        interrupted: false,
+        ...interruptionFields(final.stop?.reason),
       };
     });
   }

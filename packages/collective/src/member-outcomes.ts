@@ -1,14 +1,4 @@
-import {
-  type BudgetExceededError,
-  budgetStop,
-  errorMessage,
-  isAbort,
-  type Settled,
-  SwarmError,
-} from '@swarm/core';
-
-/** Why a run stopped early for its budget. */
-export type BudgetReason = 'budget:calls' | 'budget:tokens';
+import { type BudgetExceededError, budgetStop, errorMessage, SwarmError } from '@swarm/core';
 
 /** A member's answer. */
 export interface MemberAnswer {
@@ -20,21 +10,6 @@ export interface MemberAnswer {
 export interface MemberFailure {
   agent: string;
   error: string;
-}
-
-/**
- * Reads settled member calls: an abort is rethrown (it ends the run), a budget refusal is
- * returned as the run's budget stop, and every other failure stays a failure of that member only.
- */
-export function budgetStopIn<T>(settled: readonly Settled<T>[]): BudgetExceededError | undefined {
-  for (const outcome of settled) {
-    if (outcome.status === 'rejected' && isAbort(outcome.reason)) throw outcome.reason;
-  }
-  for (const outcome of settled) {
-    if (outcome.status === 'rejected' && budgetStop(outcome.reason))
-      return outcome.reason as BudgetExceededError;
-  }
-  return undefined;
 }
 
 /**
@@ -55,14 +30,6 @@ export async function writeUnlessStopped(
     if (budgetStop(error)) return { output: fallback, stop: error as BudgetExceededError };
     throw error;
   }
-}
-
-/** The result fields that say whether (and why) a run stopped for its budget. */
-export function interruption(stop: BudgetExceededError | undefined): {
-  interrupted: boolean;
-  interruptionReason?: BudgetReason;
-} {
-  return stop ? { interrupted: true, interruptionReason: stop.reason } : { interrupted: false };
 }
 
 /** Members' failures as one line (`name: error; name: error`), for an error message. */

@@ -1,9 +1,11 @@
 import {
   BaseTopology,
   type BudgetExceededError,
+  type BudgetReason,
   Conversation,
   concurrencyOption,
   integerOption,
+  interruptionFields,
   type Member,
   type Message,
   mapSettled,
@@ -13,14 +15,12 @@ import {
   type RunOptions,
   runMember,
   runTopology,
+  settledStop,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
 import {
-  type BudgetReason,
-  budgetStopIn,
   failure,
-  interruption,
   type MemberAnswer,
   type MemberFailure,
   noAnswer,
@@ -117,7 +117,13 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
         runMember(this.aggregator, turnsFor(task, latest, aggregator, aggregatePrompt), context),
       );
       if (!final.stop) conversation.add('assistant', final.output, aggregator);
-      return { output: final.output, layers, conversation, ...interruption(final.stop) };
+      return {
+        output: final.output,
+        layers,
+        conversation,
+        interrupted: false,
+        ...interruptionFields(final.stop?.reason),
+      };
     });
   }
 
@@ -131,7 +137,7 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
       },
       { concurrency: this.maxWorkers, signal: context.signal },
     );
-    const budget = budgetStopIn(settled);
+    const budget = settledStop(settled);
     const entries = settled.map((outcome, i): LayerAnswer => {
       const agent = memberName(this.agents[i]!);
       return outcome.status === 'fulfilled'

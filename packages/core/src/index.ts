@@ -65,8 +65,8 @@ export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provi
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
-export { type RunStream, runStream } from './run-stream.js';
 export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';
+export { type RunStream, runStream } from './run-stream.js';
 export {
   describeZodError,
   type Tool,

@@ -60,7 +60,10 @@ describe('settledStop', () => {
 
 describe('interruptionFields', () => {
   it('marks a run the budget stopped with its reason', () => {
-    expect(interruptionFields('budget:calls')).toEqual({ interrupted: true, interruptionReason: 'budget:calls' });
+    expect(interruptionFields('budget:calls')).toEqual({
+      interrupted: true,
+      interruptionReason: 'budget:calls',
+    });
     expect(interruptionFields('budget:tokens')).toEqual({
       interrupted: true,
       interruptionReason: 'budget:tokens',
