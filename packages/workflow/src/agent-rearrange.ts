@@ -1,8 +1,10 @@
 import {
   BaseTopology,
+  type BudgetReason,
   budgetStop,
   ConfigError,
   concurrencyOption,
+  interruptionFields,
   isAbort,
   Limiter,
   type Member,
@@ -19,10 +21,8 @@ import {
 import { explainFlow } from './explain-flow.js';
 import { type FlowItem, type FlowStep, hasHumanStep, humanStep, parseFlow } from './flow-parser.js';
 import {
-  type BudgetReason,
   failedRecord,
   handOn,
-  interruptedBy,
   joinOutputs,
   type MemberOutput,
   type MemberRecord,
@@ -137,7 +137,7 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
         },
       );
       const answered = done.at(-1)!;
-      return { output: joinOutputs(answered), runs: run.records(), ...interruptedBy(interruption) };
+      return { output: joinOutputs(answered), runs: run.records(), ...interruptionFields(interruption) };
     });
   }
 }

@@ -2,6 +2,7 @@ import {
   BaseTopology,
   ConfigError,
   concurrencyOption,
+  interruptionFields,
   type Member,
   type RunOptions,
   type RunStream,
@@ -10,7 +11,7 @@ import {
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { batchAnswers, interruptedBy, joinOutputs, type MemberRecord, runSettled } from './member-run.js';
+import { batchAnswers, joinOutputs, type MemberRecord, runSettled } from './member-run.js';
 import { nameOption } from './options.js';
 
 /** Options of a BatchedGridWorkflow. */
@@ -61,7 +62,7 @@ export class BatchedGridWorkflow extends BaseTopology<BatchedGridWorkflowResult>
       const batch = await runSettled(jobs, context, this.#maxWorkers);
       const answers = batchAnswers(batch);
       const results = batch.records.map((record, i) => ({ ...record, task: grid[i]! }));
-      return { output: joinOutputs(answers), results, ...interruptedBy(batch.interruption) };
+      return { output: joinOutputs(answers), results, ...interruptionFields(batch.interruption) };
     });
   }
 

@@ -1,8 +1,10 @@
 import {
   BaseTopology,
+  type BudgetReason,
   budgetStop,
   ConfigError,
   concurrencyOption,
+  interruptionFields,
   isMember,
   type Member,
   type Message,
@@ -13,9 +15,7 @@ import {
   validateMembers,
 } from '@swarm/core';
 import {
-  type BudgetReason,
   batchAnswers,
-  interruptedBy,
   joinOutputs,
   type MemberOutput,
   type MemberRecord,
@@ -104,7 +104,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
           if (!interruption) throw error;
         }
       }
-      return { output, results: batch.records, ...interruptedBy(interruption) };
+      return { output, results: batch.records, ...interruptionFields(interruption) };
     });
   }
 }

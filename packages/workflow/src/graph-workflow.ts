@@ -1,7 +1,9 @@
 import {
   BaseTopology,
+  type BudgetReason,
   budgetStop,
   concurrencyOption,
+  interruptionFields,
   isAbort,
   type Member,
   type RunContext,
@@ -12,10 +14,8 @@ import {
 } from '@swarm/core';
 import { type CheckedGraph, checkGraph, descendants } from './graph-check.js';
 import {
-  type BudgetReason,
   failedRecord,
   handOn,
-  interruptedBy,
   joinOutputs,
   type MemberOutput,
   type MemberRecord,
@@ -79,7 +79,7 @@ export class GraphWorkflow extends BaseTopology<GraphWorkflowResult> {
       if (answering.length === 0) throw run.firstError();
       const nodes = Object.fromEntries(ids.map((id) => [id, run.records.get(id)!]));
       const outputs = answering.map((id) => ({ agent: id, output: run.outputs.get(id)! }));
-      return { output: joinOutputs(outputs), nodes, ...interruptedBy(run.interruption) };
+      return { output: joinOutputs(outputs), nodes, ...interruptionFields(run.interruption) };
     });
   }
 }

@@ -1,3 +1,4 @@
+export type { BudgetReason } from '@swarm/core';
 export {
   AgentRearrange,
   type AgentRearrangeOptions,
@@ -35,7 +36,7 @@ export {
 } from './descriptors.js';
 export { type FlowItem, type FlowStep, parseFlow } from './flow-parser.js';
 export { GraphWorkflow, type GraphWorkflowOptions, type GraphWorkflowResult } from './graph-workflow.js';
-export type { BudgetReason, MemberOutput, MemberRecord } from './member-run.js';
+export type { MemberOutput, MemberRecord } from './member-run.js';
 export {
   RoundRobin,
   type RoundRobinOptions,

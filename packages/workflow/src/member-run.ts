@@ -1,7 +1,7 @@
 import {
+  type BudgetReason,
   budgetStop,
   errorMessage,
-  isAbort,
   isTopology,
   type Member,
   type Message,
@@ -10,12 +10,10 @@ import {
   type RunContext,
   runMember,
   SwarmError,
+  settledStop,
   throwIfAborted,
   turnsAsText,
 } from '@swarm/core';
-
-/** Why a workflow stopped early: the run's budget of calls or tokens was spent. */
-export type BudgetReason = 'budget:calls' | 'budget:tokens';
 
 /** One member's answer, named by the member (or node) that gave it. */
 export interface MemberOutput {
@@ -157,6 +155,8 @@ export async function runSettled(
     signal: context.signal,
   });
   throwIfAborted(context.signal);
+  // An abort among the members ends the run; their budget refusals are read member by member below.
+  settledStop(settled);
   const batch: SettledBatch = { records: [], errors: [] };
   settled.forEach((outcome, i) => {
     const { agent } = jobs[i]!;
@@ -167,7 +167,6 @@ export async function runSettled(
       return;
     }
     const error = outcome.reason;
-    if (isAbort(error)) throw error;
     batch.errors.push(error);
     const reason = budgetStop(error);
     if (reason) {
@@ -199,13 +198,6 @@ export function batchAnswers(batch: SettledBatch): MemberOutput[] {
 /** The outputs of the members that answered, in input order. */
 export function doneOutputs(records: readonly MemberRecord[]): MemberOutput[] {
   return records.flatMap((r) => (r.status === 'done' ? [{ agent: r.agent, output: r.output }] : []));
-}
-
-/** The result fields of a run the budget stopped, or none. */
-export function interruptedBy(
-  reason: BudgetReason | undefined,
-): { interrupted: true; interruptionReason: BudgetReason } | Record<never, never> {
-  return reason ? { interrupted: true, interruptionReason: reason } : {};
 }
 
 function budgetReason(reason: string | undefined): BudgetReason | undefined {

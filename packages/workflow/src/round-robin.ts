@@ -1,13 +1,14 @@
 import {
   BaseTopology,
   integerOption,
+  interruptionFields,
   type Member,
   type RunOptions,
   runTopology,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { handOn, interruptedBy, runInTurn, runStep } from './member-run.js';
+import { handOn, runInTurn, runStep } from './member-run.js';
 import { checkTask, nameOption } from './options.js';
 
 /** Options of a RoundRobin. */
@@ -68,7 +69,7 @@ export class RoundRobin extends BaseTopology<RoundRobinResult> {
           return { value: turn, interruption: step.interruption };
         },
       );
-      return { output: turns.at(-1)!.output, turns, ...interruptedBy(interruption) };
+      return { output: turns.at(-1)!.output, turns, ...interruptionFields(interruption) };
     });
   }
 }

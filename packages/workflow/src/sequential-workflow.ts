@@ -1,12 +1,13 @@
 import {
   BaseTopology,
+  interruptionFields,
   type Member,
   type RunOptions,
   runTopology,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { handOn, interruptedBy, type MemberOutput, runInTurn, runStep } from './member-run.js';
+import { handOn, type MemberOutput, runInTurn, runStep } from './member-run.js';
 import { checkTask, nameOption } from './options.js';
 
 /** Options of a SequentialWorkflow: the members, in the order they work. */
@@ -52,7 +53,7 @@ export class SequentialWorkflow extends BaseTopology<SequentialWorkflowResult> {
           return { value: { agent: member.name, output: step.output }, interruption: step.interruption };
         },
       );
-      return { output: steps.at(-1)!.output, steps, ...interruptedBy(interruption) };
+      return { output: steps.at(-1)!.output, steps, ...interruptionFields(interruption) };
     });
   }
 }
