@@ -1,9 +1,4 @@
-import { budgetStop, isAbort } from '@swarm/core';
-
-/** An error that ends the whole run rather than one task: an abort, or a spent budget. */
-export function isRunStop(error: unknown): boolean {
-  return isAbort(error) || budgetStop(error) !== undefined;
-}
+import { isRunStop } from '@swarm/core';
 
 /** Thrown when every attempt at a task failed: the last error, and how many attempts were made. */
 export class AttemptsExhaustedError extends Error {

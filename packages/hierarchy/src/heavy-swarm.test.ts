@@ -1,4 +1,11 @@
-import { Agent, ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
+import {
+  AbortError,
+  Agent,
+  BudgetExceededError,
+  ConfigError,
+  type ModelRequest,
+  type SwarmEvent,
+} from '@swarm/core';
 import { Gate, ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { HeavySwarm } from './heavy-swarm.js';
@@ -211,6 +218,17 @@ describe('HeavySwarm', () => {
       status: 'failed',
       error: expect.stringMatching(/^not run: /),
     });
+  });
+
+  it('rethrows an abort among the answers even when a budget refusal settled before it', async () => {
+    const model = swarmModel((request) => {
+      const role = request.metadata?.agent;
+      if (role === 'research') throw new BudgetExceededError('budget:calls', 'No calls left.');
+      if (role === 'analysis') throw new AbortError('Stopped by the caller.');
+      return `${role} answer`;
+    });
+    // Two roles answered: a budget stop alone would answer from them, marked interrupted.
+    await expect(new HeavySwarm({ model }).run('task')).rejects.toBeInstanceOf(AbortError);
   });
 
   it('on a budget stop in a later loop answers with the last synthesis, not the half-done round', async () => {

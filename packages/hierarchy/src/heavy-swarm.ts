@@ -6,6 +6,7 @@ import {
   concurrencyOption,
   errorMessage,
   integerOption,
+  isRunStop,
   type Member,
   type Message,
   type ModelLike,
@@ -15,12 +16,12 @@ import {
   type RunOptions,
   runMember,
   runTopology,
+  settledStop,
   type TopologyResult,
   timeoutOption,
   validateMembers,
 } from '@swarm/core';
 import { z } from 'zod';
-import { isRunStop } from './attempts.js';
 import { Head, type HeadLike } from './head.js';
 import { type HeavyRole, type HeavyRoleSet, heavyRoleSets } from './heavy-roles.js';
 import { memberDescription } from './hierarchy-turns.js';
@@ -238,7 +239,6 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
               : errorMessage(outcome.reason),
           };
     });
-    const stop = settled.find((s) => s.status === 'rejected' && isRunStop(s.reason));
     for (const answer of record.answers) {
       context.emit({
         type: 'heavy.answer',
@@ -248,7 +248,9 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
         ...(answer.error !== undefined && { error: answer.error }),
       });
     }
-    if (stop?.status === 'rejected') throw stop.reason;
+    // A refused role stops the run once every answer is recorded: an abort is rethrown first.
+    const stop = settledStop(settled);
+    if (stop) throw stop;
   }
 }
 

@@ -5,6 +5,7 @@ import {
   Conversation,
   concurrencyOption,
   integerOption,
+  isRunStop,
   type Member,
   type OutputType,
   outputTypeOption,
@@ -15,7 +16,7 @@ import {
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
-import { isRunStop, withRetries } from './attempts.js';
+import { withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
 import { Head, type HeadLike } from './head.js';
 import {

@@ -3,6 +3,7 @@ import {
   budgetStop,
   concurrencyOption,
   integerOption,
+  isRunStop,
   type Member,
   type RunContext,
   type RunOptions,
@@ -12,7 +13,7 @@ import {
   timeoutOption,
   validateMembers,
 } from '@swarm/core';
-import { isRunStop, withRetries } from './attempts.js';
+import { withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
 import { Head, type HeadLike } from './head.js';
 import { type Attempted, finishedOutputs, workOutcome } from './order-result.js';
