@@ -1,11 +1,10 @@
 import {
   BaseTopology,
-  budgetStop,
   ConfigError,
   errorMessage,
   generateObject,
   integerOption,
-  isAbort,
+  interruptionFields,
   isTopology,
   type Member,
   type Model,
@@ -18,6 +17,7 @@ import {
   runMember,
   runTopology,
   SwarmError,
+  settledStop,
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
@@ -118,18 +118,15 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
           ...(context.signal && { signal: context.signal }),
         },
       );
-      let interruption: { reason: 'budget:calls' | 'budget:tokens'; error: unknown } | undefined;
+      const stop = settledStop(settled);
       const outcomes = settled.map((s, i): RouteOutcome => {
         const route = routes[i]!;
         if (s.status === 'fulfilled') return { ...route, status: 'done', output: s.value.output };
-        if (isAbort(s.reason)) throw s.reason;
-        const reason = budgetStop(s.reason);
-        if (reason) interruption ??= { reason, error: s.reason };
         return { ...route, status: 'failed', error: errorMessage(s.reason) };
       });
       if (!outcomes.some((o) => o.status === 'done')) {
         // Nothing to answer from: the budget error itself, or every route's failure.
-        if (interruption) throw interruption.error;
+        if (stop) throw stop;
         throw new SwarmError(
           'NO_ANSWER',
           `MultiAgentRouter: every route failed (${outcomes.map((o) => `${o.agentName}: ${o.error}`).join('; ')}).`,
@@ -139,7 +136,7 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
       return {
         output: combine(outcomes),
         routes: outcomes,
-        ...(interruption && { interrupted: true, interruptionReason: interruption.reason }),
+        ...interruptionFields(stop?.reason),
       };
     });
   }
