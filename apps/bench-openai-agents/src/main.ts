@@ -13,35 +13,12 @@ import {
   Runner,
 } from '@openai/agents-core';
 import { OpenAIChatCompletionsModel } from '@openai/agents-openai';
-import { Agent, type Model, type ModelResponse, openaiModel, tool } from '@swarm/core';
+import { Agent, openaiModel, tool } from '@swarm/core';
 import { z } from 'zod';
-import { compare, inMemoryOpenAI } from './measure.js';
-
-const usage = { inputTokens: 1, outputTokens: 1, cachedTokens: 0, reasoningTokens: 0, totalTokens: 2 };
-
-// The scripted work as our model: call `add(2, 3)`, then answer with the tool's result.
-const fakeModel: Model = {
-  id: 'fake',
-  generate: async ({ messages }): Promise<ModelResponse> => {
-    const last = messages.at(-1);
-    if (last?.role === 'tool') {
-      return {
-        text: `The sum is ${last.content}.`,
-        toolCalls: [],
-        usage,
-        finishReason: 'stop',
-        modelId: 'fake',
-      };
-    }
-    return {
-      text: '',
-      toolCalls: [{ id: 'call_1', name: 'add', arguments: { a: 2, b: 3 } }],
-      usage,
-      finishReason: 'tool-calls',
-      modelId: 'fake',
-    };
-  },
-};
+// Core's bench helpers (alternating-round timing, the scripted model, the in-memory `openai`
+// client), by path since they are not in core's published files. Their `openai` import resolves
+// to the one copy this package uses too (both take it from the workspace catalog).
+import { compare, fakeModel, inMemoryOpenAI } from '../../../packages/core/bench/measure.js';
 
 const parameters = z.object({ a: z.number(), b: z.number() });
 const ours = tool({
