@@ -155,7 +155,8 @@ export async function runSettled(
     signal: context.signal,
   });
   throwIfAborted(context.signal);
-  // An abort among the members ends the run; their budget refusals are read member by member below.
+  // `settledStop` rethrows an abort among the members. Its budget stop is not taken as the batch's:
+  // members are read in input order below, where a nested topology's own budget stop counts too.
   settledStop(settled);
   const batch: SettledBatch = { records: [], errors: [] };
   settled.forEach((outcome, i) => {
