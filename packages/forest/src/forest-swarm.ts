@@ -38,6 +38,12 @@ export interface ForestSwarmOptions {
   threshold?: number | 'auto';
   /** Score added per unit of matched keyword specificity (default 0.1, accepted 0 to 1). */
   keywordWeight?: number;
+  /**
+   * Whether keyword evidence of a single word must agree in sense (default true): the task must be
+   * as similar to the agent's prompt, in the packaged word vectors of `@swarm/embeddings`, as the
+   * agent's closest reference text, whatever the embedder. `false` skips loading the word vectors.
+   */
+  senseCheck?: boolean;
   /** Takes the tasks no agent is relevant to, instead of a `NoRouteError`. */
   fallback?: TreeAgent;
   /** Most texts per embedding call (default: the embedder's own limit). */
@@ -88,6 +94,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   readonly routing: RoutingStrategy;
   readonly threshold: number | 'auto';
   readonly keywordWeight: number;
+  readonly senseCheck: boolean;
   readonly fallback: TreeAgent | undefined;
   readonly verbose: boolean;
   readonly conversationPath: string | undefined;
@@ -118,6 +125,10 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         `ForestSwarm: keywordWeight must be a number from 0 to 1 (got ${keywordWeight}).`,
       );
     }
+    const senseCheck = options.senseCheck ?? true;
+    if (typeof senseCheck !== 'boolean') {
+      throw new ConfigError(`ForestSwarm: senseCheck must be true or false (got ${JSON.stringify(senseCheck)}).`);
+    }
     const cacheSize = options.cacheSize ?? 10_000;
     if (!(Number.isInteger(cacheSize) && cacheSize >= 1)) {
       throw new ConfigError(`ForestSwarm: cacheSize must be an integer >= 1 (got ${cacheSize}).`);
@@ -147,6 +158,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     this.routing = routing;
     this.threshold = threshold;
     this.keywordWeight = keywordWeight;
+    this.senseCheck = senseCheck;
     this.fallback = options.fallback;
     this.verbose = options.verbose ?? false;
     this.#logger = options.logger ?? consoleLogger;
@@ -312,7 +324,12 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   }
 
   #settings(): RouterSettings {
-    return { strategy: this.routing, threshold: this.threshold, keywordWeight: this.keywordWeight };
+    return {
+      strategy: this.routing,
+      threshold: this.threshold,
+      keywordWeight: this.keywordWeight,
+      senseCheck: this.senseCheck,
+    };
   }
 
   // Turns the router's outcome into a decision: the chosen agent, else the fallback, else NoRouteError.

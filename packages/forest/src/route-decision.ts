@@ -23,6 +23,12 @@ export interface RouteCandidate {
   keywordMatches: string[];
   /** Sum of the matched keywords' specificity within the forest (a keyword only this agent has weighs 1). */
   keywordScore: number;
+  /**
+   * The sense check, present when the task's keyword evidence for this agent was a single word:
+   * the word-vector similarity of the task and the prompt, and the similarity the agent's closest
+   * reference text has. Below it the word was taken in another sense and did not count as a keyword.
+   */
+  sense?: { similarity: number; threshold: number };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface TermMatch {
   score: number;
   /** True when the matched topical keywords (not generic, not shared by most agents) weigh `KEYWORD_EVIDENCE` or more. */
   relevant: boolean;
+  /** How many distinct topical stems make up that evidence (one: the sense check applies, see `AgentRouter`). */
+  stems: number;
 }
 
 /** The weight of topical keywords a task needs to make an agent relevant without similarity. */
@@ -90,10 +92,13 @@ export class TermIndex {
       const weight = this.#weight.get(key)!;
       const topical = this.#topical.get(key)!;
       for (const { position, keyword, form } of postings) {
-        const match = matches.get(position) ?? { keywords: [], score: 0, relevant: false, evidence: 0 };
+        const match = matches.get(position) ?? { keywords: [], score: 0, relevant: false, stems: 0, evidence: 0 };
         match.keywords.push(keyword);
         match.score += weight * form;
-        if (topical) match.evidence += weight * form;
+        if (topical) {
+          match.evidence += weight * form;
+          match.stems++;
+        }
         match.relevant = match.evidence >= KEYWORD_EVIDENCE - 1e-9;
         matches.set(position, match);
       }
