@@ -143,7 +143,8 @@ export class AgentRouter {
     tasks: readonly string[],
     matches: readonly Map<number, TermMatch>[],
   ): Promise<Map<number, Sense>[]> {
-    const needed = matches.some((m) => [...m.values()].some((match) => match.relevant && match.stems === 1));
+    const applies = (match: TermMatch) => match.relevant && match.stems === 1 && !match.named;
+    const needed = matches.some((m) => [...m.values()].some(applies));
     if (!needed) return tasks.map(() => new Map());
     const sense = await this.#senseCheck();
     return tasks.map((task, k) => {
@@ -151,7 +152,7 @@ export class AgentRouter {
       let vector: Float32Array | undefined;
       let tokens: string[] | undefined;
       for (const [i, match] of matches[k]!) {
-        if (!match.relevant || match.stems !== 1) continue;
+        if (!applies(match)) continue;
         // The task's own forms of the shared word; a word without a vector cannot be checked.
         const stems = new Set(match.keywords.map(stem));
         tokens ??= tokenize(task);
