@@ -76,7 +76,8 @@ for (let i = 0; i < n; i++) {
     projected[j] = s;
     max = Math.max(max, Math.abs(s));
   });
-  for (let j = 0; j < dims; j++) body.writeInt8(max === 0 ? 0 : Math.round((127 * projected[j]) / max), i * dims + j);
+  for (let j = 0; j < dims; j++)
+    body.writeInt8(max === 0 ? 0 : Math.round((127 * projected[j]) / max), i * dims + j);
 }
 writeFileSync(out, Buffer.concat([header, wordBytes, body]));
 console.log(

@@ -83,15 +83,18 @@ export function lookUp(vectors: WordVectors, word: string): string | undefined {
 export function wordVectorEmbedder(options: WordVectorEmbedderOptions = {}): Embedder {
   const lexicalWeight = options.lexicalWeight ?? 0.5;
   if (!(lexicalWeight >= 0 && lexicalWeight <= 1)) {
-    throw new ConfigError(`wordVectorEmbedder: lexicalWeight must be a number from 0 to 1 (got ${lexicalWeight}).`);
+    throw new ConfigError(
+      `wordVectorEmbedder: lexicalWeight must be a number from 0 to 1 (got ${lexicalWeight}).`,
+    );
   }
   const smoothing = options.smoothing ?? 1e-3;
   if (!(smoothing >= 1e-6 && smoothing <= 1)) {
-    throw new ConfigError(`wordVectorEmbedder: smoothing must be a number from 1e-6 to 1 (got ${smoothing}).`);
+    throw new ConfigError(
+      `wordVectorEmbedder: smoothing must be a number from 1e-6 to 1 (got ${smoothing}).`,
+    );
   }
   const stopWords = options.stopWords ?? englishStopWords;
-  const lexical =
-    lexicalWeight > 0 ? localEmbedder({ stopWords, ...options.lexical }) : undefined;
+  const lexical = lexicalWeight > 0 ? localEmbedder({ stopWords, ...options.lexical }) : undefined;
   const semanticScale = Math.sqrt(1 - lexicalWeight);
   const lexicalScale = Math.sqrt(lexicalWeight);
   return {

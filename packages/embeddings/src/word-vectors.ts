@@ -12,6 +12,8 @@ export interface WordVectors {
   readonly dimensions: number;
   /** The word's frequency rank, 0 for the most frequent; undefined for a word not in the list. */
   rank(word: string): number | undefined;
+  /** The word of that frequency rank (undefined outside 0 to size - 1). */
+  word(rank: number): string | undefined;
   /** The word's unit-length vector (a view, do not modify it); undefined for an unknown word. */
   vector(word: string): Float32Array | undefined;
 }
@@ -53,9 +55,10 @@ export function parseWordVectors(bytes: Uint8Array): WordVectors {
     throw new ConfigError(`word vectors: ${dataFile.href} is truncated or corrupt.`);
   }
   const words = new TextDecoder().decode(bytes.subarray(16, start)).split('\n');
-  if (words.length !== count) throw new ConfigError(`word vectors: ${dataFile.href} lists ${words.length} words, expected ${count}.`);
+  if (words.length !== count)
+    throw new ConfigError(`word vectors: ${dataFile.href} lists ${words.length} words, expected ${count}.`);
   const ranks = new Map<string, number>();
-  words.forEach((word, i) => ranks.set(word, i));
+  for (const [i, word] of words.entries()) ranks.set(word, i);
   const matrix = new Float32Array(count * dimensions);
   const raw = new Int8Array(bytes.buffer, bytes.byteOffset + start, count * dimensions);
   for (let i = 0; i < count; i++) {
@@ -69,6 +72,7 @@ export function parseWordVectors(bytes: Uint8Array): WordVectors {
     size: count,
     dimensions,
     rank: (word) => ranks.get(word),
+    word: (rank) => words[rank],
     vector(word) {
       const i = ranks.get(word);
       return i === undefined ? undefined : matrix.subarray(i * dimensions, (i + 1) * dimensions);

@@ -127,7 +127,9 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     }
     const senseCheck = options.senseCheck ?? true;
     if (typeof senseCheck !== 'boolean') {
-      throw new ConfigError(`ForestSwarm: senseCheck must be true or false (got ${JSON.stringify(senseCheck)}).`);
+      throw new ConfigError(
+        `ForestSwarm: senseCheck must be true or false (got ${JSON.stringify(senseCheck)}).`,
+      );
     }
     const cacheSize = options.cacheSize ?? 10_000;
     if (!(Number.isInteger(cacheSize) && cacheSize >= 1)) {
