@@ -39,9 +39,10 @@ export interface ForestSwarmOptions {
   /** Score added per unit of matched keyword specificity (default 0.1, accepted 0 to 1). */
   keywordWeight?: number;
   /**
-   * Whether keyword evidence of a single word must agree in sense (default true): the task must be
-   * as similar to the agent's prompt, in the packaged word vectors of `@swarm/embeddings`, as the
-   * agent's closest reference text, whatever the embedder. `false` skips loading the word vectors.
+   * Whether keyword evidence of a single word must agree in sense (default true): in the packaged
+   * word vectors of `@swarm/embeddings`, whatever the embedder, the task must be closer to the
+   * agent's prompt than the reference texts are on average with that word added; otherwise the word
+   * counts as weak. `false` skips the check and never loads the word vectors.
    */
   senseCheck?: boolean;
   /** Takes the tasks no agent is relevant to, instead of a `NoRouteError`. */
