@@ -74,6 +74,7 @@ function entryPoints(pkg) {
 /** What a user writes: schemas from THEIR zod crossing core's API, checked by types and at run time. */
 const SCENARIO = `import { Agent, generateObject, tool } from '@swarm/core';
 import { object, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { cosineSimilarity, wordVectorEmbedder } from '@swarm/embeddings';
 import { z } from 'zod';
 
 const Person = z.object({ name: z.string(), age: z.number().int() });
@@ -101,7 +102,13 @@ export async function scenario(): Promise<string> {
   });
   const result = await agent.run('2 + 3?');
   if (result.output !== '5') throw new Error('agent answered ' + JSON.stringify(result.output));
-  return 'generateObject and a zod tool work with the installed zod';
+
+  // The word vectors are a data file next to dist/: found (read lazily) in the installed package.
+  const [car, automobile, banana] = await wordVectorEmbedder({ lexicalWeight: 0 }).embed(['car', 'automobile', 'banana']);
+  if (!(cosineSimilarity(car!, automobile!) > cosineSimilarity(car!, banana!) + 0.2)) {
+    throw new Error('the packaged word vectors do not tell car from banana');
+  }
+  return 'generateObject and a zod tool work with the installed zod; the packaged word vectors load';
 }
 `;
 

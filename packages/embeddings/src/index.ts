@@ -7,3 +7,11 @@ export { type EmbedderSpecOptions, embedder } from './resolve-embedder.js';
 export { englishStopWords } from './stop-words.js';
 export { tokenize } from './tokenize.js';
 export { topK, VectorIndex, type VectorMatch } from './vector-index.js';
+export {
+  lookUp,
+  type SentenceVectorOptions,
+  sentenceVector,
+  type WordVectorEmbedderOptions,
+  wordVectorEmbedder,
+} from './word-vector-embedder.js';
+export { loadWordVectors, parseWordVectors, type WordVectors } from './word-vectors.js';

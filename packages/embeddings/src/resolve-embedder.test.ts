@@ -9,6 +9,14 @@ afterEach(() => {
 });
 
 describe('embedder', () => {
+  it("builds the word-vector embedder from 'words', passing the local options to its lexical part", async () => {
+    const e = embedder('words', { dimensions: 256 });
+    expect(e.id).toBe('words:glove+local:256:c3-5@0.5');
+    const [car, automobile, banana] = await e.embed(['car', 'automobile', 'banana']);
+    expect(car).toHaveLength(100 + 256);
+    expect(cosineSimilarity(car!, automobile!)).toBeGreaterThan(cosineSimilarity(car!, banana!) + 0.1);
+  });
+
   it('embeds through the real openai SDK against an OpenAI-compatible /v1/embeddings', async () => {
     const server = await mockProviderServer({ embeddingDimensions: 32 });
     try {

@@ -2,12 +2,14 @@ import { ConfigError, openaiCompatiblePresets } from '@swarm/core';
 import type { Embedder } from './embedder.js';
 import { type LocalEmbedderOptions, localEmbedder } from './local-embedder.js';
 import { type OpenAIEmbedderOptions, openaiEmbedder } from './openai-embedder.js';
+import { wordVectorEmbedder } from './word-vector-embedder.js';
 
 /** What `embedder()` accepts besides the spec: options for whichever embedder the spec names. */
 export type EmbedderSpecOptions = OpenAIEmbedderOptions & LocalEmbedderOptions;
 
 /**
- * Builds an Embedder from a spec string: `'local'`, `'openai:<model>'`, or an OpenAI-compatible
+ * Builds an Embedder from a spec string: `'local'`, `'words'` (`wordVectorEmbedder()`: packaged word
+ * vectors mixed with the local embedder, whose options apply to its lexical part), `'openai:<model>'`, or an OpenAI-compatible
  * `'<prefix>:<model>'` (every prefix `resolveModel` knows: ollama, vllm, lmstudio, openrouter, google, groq, ...). An Embedder
  * passes through, so options can take either.
  */
@@ -18,6 +20,16 @@ export function embedder(spec: string | Embedder, options: EmbedderSpecOptions =
   }
   const trimmed = spec.trim();
   if (trimmed === 'local') return localEmbedder(options);
+  if (trimmed === 'words') {
+    const { dimensions, charNgrams, stopWords } = options;
+    return wordVectorEmbedder({
+      ...(stopWords !== undefined && { stopWords }),
+      lexical: {
+        ...(dimensions !== undefined && { dimensions }),
+        ...(charNgrams !== undefined && { charNgrams }),
+      },
+    });
+  }
   const colon = trimmed.indexOf(':');
   const prefix = colon === -1 ? '' : trimmed.slice(0, colon).toLowerCase();
   const model = colon === -1 ? '' : trimmed.slice(colon + 1).trim();
@@ -46,5 +58,5 @@ function acceptedForms(): string {
   const prefixes = ['openai', ...openaiCompatiblePresets.map((p) => p.provider)].map(
     (prefix) => `"${prefix}:<model>"`,
   );
-  return `Accepted forms: "local", ${prefixes.join(', ')}, or an Embedder object.`;
+  return `Accepted forms: "local", "words", ${prefixes.join(', ')}, or an Embedder object.`;
 }

@@ -10,7 +10,7 @@
 //    would make for the same work.
 import { performance } from 'node:perf_hooks';
 import { mockProviderServer } from '@swarm/core/testing';
-import { type Embedder, openaiEmbedder } from '@swarm/embeddings';
+import { type Embedder, loadWordVectors, openaiEmbedder } from '@swarm/embeddings';
 import { forestLocalEmbedder } from '../src/default-embedder.js';
 import { ForestSwarm, Tree, TreeAgent } from '../src/index.js';
 import { benchmarkTrees, routingBenchmark, scoreBenchmark } from '../src/test-helpers.js';
@@ -107,8 +107,20 @@ const vocabulary = [
   ...new Set(Array.from({ length: 6000 }, () => pick(syllables) + pick(syllables) + pick(syllables))),
 ];
 
-async function scale(agents: number, tasks: number, trees: number, target: boolean): Promise<void> {
-  const agentTerms = Array.from({ length: agents }, () => Array.from({ length: 6 }, () => pick(vocabulary)));
+// Real English words (frequency ranks 1,000 to 20,000 of the packaged word vectors): agents then
+// share words, so one-word keyword matches are common and the sense check runs on them.
+const words = await loadWordVectors();
+const english = Array.from({ length: 19_000 }, (_, i) => words.word(1000 + i)!);
+
+async function scale(
+  agents: number,
+  tasks: number,
+  trees: number,
+  target: boolean,
+  words: readonly string[] = vocabulary,
+  label = 'made-up words',
+): Promise<void> {
+  const agentTerms = Array.from({ length: agents }, () => Array.from({ length: 6 }, () => pick(words)));
   const prompts = agentTerms.map(
     (terms) =>
       `I am a specialist in ${terms[0]} and ${terms[1]}, helping with ${terms[2]}, ${terms[3]}, ${terms[4]} and ${terms[5]}.`,
@@ -182,7 +194,7 @@ async function scale(agents: number, tasks: number, trees: number, target: boole
   }
 
   console.log(
-    `  ${agents.toLocaleString()} agents in ${trees} trees, ${tasks.toLocaleString()} tasks, local embedder`,
+    `  ${agents.toLocaleString()} agents in ${trees} trees, ${tasks.toLocaleString()} tasks, ${label}, local embedder`,
   );
   console.log(`    first routeAll (embed + index + calibrate + route)  ${firstPass.toFixed(1)} ms`);
   console.log(
@@ -207,5 +219,6 @@ async function scale(agents: number, tasks: number, trees: number, target: boole
 
 console.log('forest-routing scale:');
 await scale(1_000, 1_000, 10, true);
+await scale(1_000, 1_000, 10, true, english, 'English words (sense check active)');
 await scale(10_000, 1_000, 100, false);
 if (missed) process.exitCode = 1;

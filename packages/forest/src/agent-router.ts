@@ -1,5 +1,15 @@
 import { ModelError, throwIfAborted } from '@swarm/core';
-import { type CachedEmbedder, cosineSimilarity, VectorIndex } from '@swarm/embeddings';
+import {
+  type CachedEmbedder,
+  cosineSimilarity,
+  loadWordVectors,
+  lookUp,
+  sentenceVector,
+  tokenize,
+  VectorIndex,
+  type WordVectors,
+} from '@swarm/embeddings';
+import { routingStopWords } from './default-embedder.js';
 import { referenceTexts } from './reference-texts.js';
 import type { RouteCandidate, RouteRule, RoutingStrategy } from './route-decision.js';
 import { stem } from './stem.js';
@@ -18,6 +28,8 @@ export interface RouterSettings {
   /** A similarity every agent needs, or `'auto'`: each agent's own, calibrated on reference texts. */
   threshold: number | 'auto';
   keywordWeight: number;
+  /** Whether a keyword match of one word needs the sense check (word vectors; see `SenseCheck`). */
+  senseCheck: boolean;
 }
 
 /** The outcome of routing one task: the chosen entry (if any agent was relevant) and the evidence. */
@@ -44,6 +56,22 @@ export interface Calibration {
 /** Standard deviations of the reference similarities a task must clear above the closest reference. */
 export const CALIBRATION_MARGIN = 2;
 
+/**
+ * The sense check, independent of the embedder: the packaged word vectors (`@swarm/embeddings`)
+ * give each agent's prompt a sentence vector. A task whose keyword evidence for an agent is one
+ * word must be closer to the prompt, in that space, than the reference texts are on average with
+ * that same word added: the word must be used in the prompt's sense ("train" a dog, not for a 10k
+ * run), else it counts as a weak word. Thresholds are cached per agent and word.
+ */
+export interface SenseCheck {
+  words: WordVectors;
+  agents: VectorIndex;
+  thresholds: Map<string, number>;
+}
+
+/** Most (agent, word) sense thresholds kept; the cache starts over beyond it. */
+const SENSE_CACHE_SIZE = 10_000;
+
 interface Prepared {
   index: VectorIndex;
   terms: TermIndex;
@@ -61,6 +89,7 @@ export class AgentRouter {
   readonly entries: readonly RouterEntry[];
   readonly embedder: CachedEmbedder;
   #build: { prepared: Promise<Prepared>; signal: AbortSignal | undefined } | undefined;
+  #sense: Promise<SenseCheck> | undefined;
 
   constructor(entries: readonly RouterEntry[], embedder: CachedEmbedder) {
     this.entries = entries;
@@ -84,6 +113,8 @@ export class AgentRouter {
     // task were too weak for the keyword rule, must also be similar to the task without those words.
     // Those remainders are embedded in the same call as the tasks.
     const matches = tasks.map((task) => prepared.terms.match(task));
+    const senses = settings.senseCheck ? await this.#checkSense(tasks, matches) : tasks.map(() => new Map());
+    throwIfAborted(signal);
     const remainders = tasks.map((task, k) => {
       const weak = new Map<number, string>();
       for (const [i, match] of matches[k]!)
@@ -95,12 +126,81 @@ export class AgentRouter {
     const byText = new Map(extra.map((text, j) => [text, vectors[tasks.length + j]!]));
     return tasks.map((task, k) =>
       this.#decide(
-        { task, vector: vectors[k]!, matches: matches[k]!, remainders: remainders[k]! },
+        { task, vector: vectors[k]!, matches: matches[k]!, remainders: remainders[k]!, senses: senses[k]! },
         byText,
         prepared,
         settings,
       ),
     );
+  }
+
+  /**
+   * The sense check of one-word keyword evidence: for each task, the agents it ran for, with the
+   * word-vector similarity and the threshold; a match below it becomes weak (not relevant), so the
+   * word then only counts through similarity with context agreement.
+   */
+  async #checkSense(
+    tasks: readonly string[],
+    matches: readonly Map<number, TermMatch>[],
+  ): Promise<Map<number, Sense>[]> {
+    const applies = (match: TermMatch) => match.relevant && match.stems === 1 && !match.named;
+    const needed = matches.some((m) => [...m.values()].some(applies));
+    if (!needed) return tasks.map(() => new Map());
+    const sense = await this.#senseCheck();
+    return tasks.map((task, k) => {
+      const checked = new Map<number, Sense>();
+      let vector: Float32Array | undefined;
+      let tokens: string[] | undefined;
+      for (const [i, match] of matches[k]!) {
+        if (!applies(match)) continue;
+        // The task's own forms of the shared word; a word without a vector cannot be checked.
+        const stems = new Set(match.keywords.map(stem));
+        tokens ??= tokenize(task);
+        const shared = [...new Set(tokens.filter((t) => stems.has(stem(t))))];
+        if (!shared.some((word) => lookUp(sense.words, word) !== undefined)) continue;
+        vector ??= sentenceVector(sense.words, task, { stopWords: routingStopWords });
+        const similarity = cosineSimilarity(vector, sense.agents.vector(i));
+        const threshold = this.#senseThreshold(sense, i, shared.join(' '));
+        checked.set(i, { similarity, threshold });
+        if (similarity < threshold) match.relevant = false;
+      }
+      return checked;
+    });
+  }
+
+  // What the shared word alone brings: the mean similarity to the agent of the reference texts
+  // with the word added. A task that uses the word in the prompt's sense is closer than that.
+  #senseThreshold(sense: SenseCheck, i: number, words: string): number {
+    const key = `${i} ${words}`;
+    let threshold = sense.thresholds.get(key);
+    if (threshold === undefined) {
+      let sum = 0;
+      for (const text of referenceTexts) {
+        const vector = sentenceVector(sense.words, `${text} ${words}`, { stopWords: routingStopWords });
+        sum += cosineSimilarity(vector, sense.agents.vector(i));
+      }
+      threshold = sum / referenceTexts.length;
+      if (sense.thresholds.size >= SENSE_CACHE_SIZE) sense.thresholds.clear();
+      sense.thresholds.set(key, threshold);
+    }
+    return threshold;
+  }
+
+  #senseCheck(): Promise<SenseCheck> {
+    this.#sense ??= loadWordVectors().then(
+      (words) => {
+        const agents = new VectorIndex(words.dimensions, { capacity: Math.max(1, this.entries.length) });
+        for (const { agent } of this.entries) {
+          agents.add(sentenceVector(words, agent.routingText, { stopWords: routingStopWords }));
+        }
+        return { words, agents, thresholds: new Map() };
+      },
+      (error: unknown) => {
+        this.#sense = undefined;
+        throw error;
+      },
+    );
+    return this.#sense;
   }
 
   /** Each agent's prompt vector, in entry order (embedded once, in one call). */
@@ -205,7 +305,7 @@ export class AgentRouter {
     prepared: Prepared,
     settings: RouterSettings,
   ): RouterOutcome {
-    const { task, vector, matches, remainders } = scored;
+    const { task, vector, matches, remainders, senses } = scored;
     const calibration = settings.threshold === 'auto' ? prepared.calibration : undefined;
     const similarities = prepared.index.scores(vector);
     const nearestReference = calibration ? nearest(calibration.references, vector) : Number.NEGATIVE_INFINITY;
@@ -241,6 +341,7 @@ export class AgentRouter {
     const candidate = (i: number): RouteCandidate => {
       const entry = this.entries[i]!;
       const match = matches.get(i);
+      const sense = senses.get(i);
       return {
         ...(entry.tree !== undefined && { tree: entry.tree }),
         agent: entry.agent.name,
@@ -249,6 +350,9 @@ export class AgentRouter {
         threshold: round(threshold(i)),
         keywordMatches: match?.keywords ?? [],
         keywordScore: round(match?.score ?? 0),
+        ...(sense !== undefined && {
+          sense: { similarity: round(sense.similarity), threshold: round(sense.threshold) },
+        }),
       };
     };
 
@@ -290,6 +394,13 @@ interface Scored {
   matches: Map<number, TermMatch>;
   /** Per agent the task shares only weak words with: the task without them ('' when nothing is left). */
   remainders: Map<number, string>;
+  /** Per agent the sense check ran for: the task's word-vector similarity to it and the threshold. */
+  senses: Map<number, Sense>;
+}
+
+interface Sense {
+  similarity: number;
+  threshold: number;
 }
 
 function nearest(references: VectorIndex, vector: Float32Array): number {

@@ -3,11 +3,11 @@ import { genericWords } from './generic-words.js';
 import { stem } from './stem.js';
 
 /** Stop words and every form of the generic words ("helps", "provides", "specializing"). */
-class RoutingStopWords extends Set<string> {
+export const routingStopWords: ReadonlySet<string> = new (class RoutingStopWords extends Set<string> {
   override has(word: string): boolean {
     return englishStopWords.has(word) || genericWords.has(stem(word));
   }
-}
+})();
 
 /**
  * The forest's default embedder: the local embedder, leaving out generic words as well as stop
@@ -15,5 +15,5 @@ class RoutingStopWords extends Set<string> {
  * it. Offline and deterministic.
  */
 export function forestLocalEmbedder(): Embedder {
-  return localEmbedder({ stopWords: new RoutingStopWords() });
+  return localEmbedder({ stopWords: routingStopWords });
 }

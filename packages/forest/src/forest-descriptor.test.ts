@@ -74,6 +74,8 @@ describe('forestDescriptor', () => {
     const schema = forestDescriptor.configSchema!;
     expect(schema.safeParse({ routing: 'first', threshold: 'auto', treeName: 'desk' }).success).toBe(true);
     expect(schema.safeParse({ threshold: 0.2, embedder: 'local' }).success).toBe(true);
+    expect(schema.safeParse({ senseCheck: false }).success).toBe(true);
+    expect(schema.safeParse({ senseCheck: 'no' }).error?.issues[0]?.path).toEqual(['senseCheck']);
     expect(schema.safeParse({ routing: 'random' }).error?.issues[0]?.path).toEqual(['routing']);
     expect(schema.safeParse({ threshold: 2 }).error?.issues[0]?.path).toEqual(['threshold']);
     expect(schema.safeParse({ fallback: {} }).success).toBe(false);

@@ -16,6 +16,7 @@ export const forestConfigSchema = z.strictObject({
   routing: z.enum(['best', 'first']).optional(),
   threshold: z.union([z.number().min(-1).max(1), z.literal('auto')]).optional(),
   keywordWeight: z.number().min(0).max(1).optional(),
+  senseCheck: z.boolean().optional(),
   maxBatchSize: z.number().int().min(1).optional(),
   cacheSize: z.number().int().min(1).optional(),
   verbose: z.boolean().optional(),

@@ -38,6 +38,13 @@ export interface ForestSwarmOptions {
   threshold?: number | 'auto';
   /** Score added per unit of matched keyword specificity (default 0.1, accepted 0 to 1). */
   keywordWeight?: number;
+  /**
+   * Whether keyword evidence of a single word must agree in sense (default true): in the packaged
+   * word vectors of `@swarm/embeddings`, whatever the embedder, the task must be closer to the
+   * agent's prompt than the reference texts are on average with that word added; otherwise the word
+   * counts as weak. `false` skips the check and never loads the word vectors.
+   */
+  senseCheck?: boolean;
   /** Takes the tasks no agent is relevant to, instead of a `NoRouteError`. */
   fallback?: TreeAgent;
   /** Most texts per embedding call (default: the embedder's own limit). */
@@ -88,6 +95,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   readonly routing: RoutingStrategy;
   readonly threshold: number | 'auto';
   readonly keywordWeight: number;
+  readonly senseCheck: boolean;
   readonly fallback: TreeAgent | undefined;
   readonly verbose: boolean;
   readonly conversationPath: string | undefined;
@@ -116,6 +124,12 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     if (typeof keywordWeight !== 'number' || !(keywordWeight >= 0 && keywordWeight <= 1)) {
       throw new ConfigError(
         `ForestSwarm: keywordWeight must be a number from 0 to 1 (got ${keywordWeight}).`,
+      );
+    }
+    const senseCheck = options.senseCheck ?? true;
+    if (typeof senseCheck !== 'boolean') {
+      throw new ConfigError(
+        `ForestSwarm: senseCheck must be true or false (got ${JSON.stringify(senseCheck)}).`,
       );
     }
     const cacheSize = options.cacheSize ?? 10_000;
@@ -147,6 +161,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     this.routing = routing;
     this.threshold = threshold;
     this.keywordWeight = keywordWeight;
+    this.senseCheck = senseCheck;
     this.fallback = options.fallback;
     this.verbose = options.verbose ?? false;
     this.#logger = options.logger ?? consoleLogger;
@@ -312,7 +327,12 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   }
 
   #settings(): RouterSettings {
-    return { strategy: this.routing, threshold: this.threshold, keywordWeight: this.keywordWeight };
+    return {
+      strategy: this.routing,
+      threshold: this.threshold,
+      keywordWeight: this.keywordWeight,
+      senseCheck: this.senseCheck,
+    };
   }
 
   // Turns the router's outcome into a decision: the chosen agent, else the fallback, else NoRouteError.

@@ -2,7 +2,8 @@
 export type RoutingStrategy = 'best' | 'first';
 
 /**
- * Which evidence made the chosen agent relevant: a topical keyword of its prompt in the task, a
+ * Which evidence made the chosen agent relevant: topical keywords of its prompt in the task (one
+ * word only when it passed the sense check, see `RouteCandidate.sense`), a
  * similarity above the agent's threshold (that still holds without the words the task shares only
  * weakly with the prompt: context agreement), or both; `'fallback'` when no agent was relevant.
  */
@@ -23,6 +24,13 @@ export interface RouteCandidate {
   keywordMatches: string[];
   /** Sum of the matched keywords' specificity within the forest (a keyword only this agent has weighs 1). */
   keywordScore: number;
+  /**
+   * The sense check, present when the task's keyword evidence for this agent was a single word:
+   * the word-vector similarity of the task and the prompt, and the threshold: the mean similarity
+   * of the reference texts with that word added. Below it the word was taken in another sense and
+   * did not count as a keyword.
+   */
+  sense?: { similarity: number; threshold: number };
 }
 
 /**

@@ -20,6 +20,13 @@ export interface TermMatch {
   score: number;
   /** True when the matched topical keywords (not generic, not shared by most agents) weigh `KEYWORD_EVIDENCE` or more. */
   relevant: boolean;
+  /** How many distinct topical stems make up that evidence (one: the sense check applies, see `AgentRouter`). */
+  stems: number;
+  /**
+   * True when every topical stem matched is a name or an acronym as the prompt writes it
+   * ("Delaware", "CSS", "IRA"): such a word has one sense, so the sense check does not apply.
+   */
+  named: boolean;
 }
 
 /** The weight of topical keywords a task needs to make an agent relevant without similarity. */
@@ -33,6 +40,8 @@ interface Posting {
   keyword: string;
   /** 1, or `QUALIFIER_WEIGHT` when the prompt only uses the word before another one ("capital" in "capital gains tax"). */
   form: number;
+  /** The prompt writes the word as a name or an acronym. */
+  named: boolean;
 }
 
 /**
@@ -54,14 +63,19 @@ export class TermIndex {
   constructor(agents: readonly AgentTerms[]) {
     agents.forEach((agent, position) => {
       const seen = new Set<string>();
-      const heads = headStems(agent.text);
+      const { heads, names } = headStems(agent.text);
       for (const keyword of agent.keywords) {
         const key = stem(keyword);
         if (seen.has(key) || (!agent.given && (englishStopWords.has(keyword) || genericWords.has(key)))) {
           continue;
         }
         seen.add(key);
-        const posting = { position, keyword, form: agent.given || heads.has(key) ? 1 : QUALIFIER_WEIGHT };
+        const posting = {
+          position,
+          keyword,
+          form: agent.given || heads.has(key) ? 1 : QUALIFIER_WEIGHT,
+          named: names.has(key),
+        };
         const postings = this.#postings.get(key);
         if (postings) postings.push(posting);
         else this.#postings.set(key, [posting]);
@@ -89,11 +103,22 @@ export class TermIndex {
       if (!postings) continue;
       const weight = this.#weight.get(key)!;
       const topical = this.#topical.get(key)!;
-      for (const { position, keyword, form } of postings) {
-        const match = matches.get(position) ?? { keywords: [], score: 0, relevant: false, evidence: 0 };
+      for (const { position, keyword, form, named } of postings) {
+        const match = matches.get(position) ?? {
+          keywords: [],
+          score: 0,
+          relevant: false,
+          stems: 0,
+          named: true,
+          evidence: 0,
+        };
         match.keywords.push(keyword);
         match.score += weight * form;
-        if (topical) match.evidence += weight * form;
+        if (topical) {
+          match.evidence += weight * form;
+          match.stems++;
+          match.named &&= named;
+        }
         match.relevant = match.evidence >= KEYWORD_EVIDENCE - 1e-9;
         matches.set(position, match);
       }
@@ -108,8 +133,9 @@ export class TermIndex {
  * toilets, water heaters and low water pressure" is never one, "heaters" and "pressure" are. A
  * name or an acronym ("Delaware", "CSS", "IRA") counts wherever it stands: it has one sense.
  */
-function headStems(text: string): Set<string> {
+function headStems(text: string): { heads: Set<string>; names: Set<string> } {
   const heads = new Set<string>();
+  const names = new Set<string>();
   for (const clause of text.split(/[^\p{L}\p{N}\s]+/u)) {
     let last: string | undefined;
     (clause.match(/[\p{L}\p{N}]+/gu) ?? []).forEach((written, i) => {
@@ -120,10 +146,13 @@ function headStems(text: string): Set<string> {
         return;
       }
       const isName = /^\p{Lu}\p{Lu}/u.test(written) || (i > 0 && /^\p{Lu}/u.test(written));
-      if (isName) heads.add(stem(word));
+      if (isName) {
+        heads.add(stem(word));
+        names.add(stem(word));
+      }
       if (!genericWords.has(stem(word)) || last === undefined) last = word;
     });
     if (last !== undefined) heads.add(stem(last));
   }
-  return heads;
+  return { heads, names };
 }

@@ -171,7 +171,7 @@ export class TreeAgent {
     this.#router ??= new AgentRouter([{ agent: this }], this.#embedderInstance());
     const [outcome] = await this.#router.route(
       [task],
-      { strategy: 'first', threshold, keywordWeight: DEFAULT_KEYWORD_WEIGHT },
+      { strategy: 'first', threshold, keywordWeight: DEFAULT_KEYWORD_WEIGHT, senseCheck: true },
       options.signal,
     );
     return outcome?.chosen !== undefined;

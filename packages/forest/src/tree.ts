@@ -35,6 +35,8 @@ export interface FindRelevantAgentOptions {
   threshold?: number | 'auto';
   /** Score added per unit of matched keyword specificity (default 0.1). */
   keywordWeight?: number;
+  /** Whether one-word keyword evidence must agree in sense (default true; see `ForestSwarmOptions.senseCheck`). */
+  senseCheck?: boolean;
   signal?: AbortSignal;
 }
 
@@ -94,6 +96,7 @@ export class Tree {
         strategy: options.routing ?? 'best',
         threshold,
         keywordWeight: options.keywordWeight ?? DEFAULT_KEYWORD_WEIGHT,
+        senseCheck: options.senseCheck ?? true,
       },
       options.signal,
     );

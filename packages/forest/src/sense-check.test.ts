@@ -1,0 +1,127 @@
+import { ConfigError } from '@swarm/core';
+import { type Embedder, localEmbedder } from '@swarm/embeddings';
+import { describe, expect, it } from 'vitest';
+import { ForestSwarm } from './forest-swarm.js';
+import { countingEmbedder } from './test-helpers.js';
+import { Tree } from './tree.js';
+import { TreeAgent } from './tree-agent.js';
+
+const agent = (name: string, systemPrompt: string) =>
+  new TreeAgent({ name, systemPrompt, model: 'openai:unused' });
+
+/** Agents whose prompts hold words with other everyday senses ("train", "tree"); not the benchmark's. */
+function homeForest(options: { senseCheck?: boolean; embedder?: Embedder } = {}) {
+  return new ForestSwarm({
+    trees: [
+      new Tree({
+        name: 'Home',
+        agents: [
+          agent(
+            'Dog Trainer',
+            'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
+          ),
+          agent(
+            'Gardener',
+            'I am a gardener. I care for lawns, flower beds, hedges, trees and shrubs: pruning, mulching and weeding.',
+          ),
+        ],
+      }),
+    ],
+    ...options,
+  });
+}
+
+const outcome = async (forest: ForestSwarm, task: string) => {
+  const [settled] = await forest.routeAll([task]);
+  return settled!.status === 'fulfilled' ? settled!.value.agent : 'no route';
+};
+
+describe('the sense check of one-word keyword evidence', () => {
+  it('rejects a task that shares one word with a prompt in another sense', async () => {
+    const forest = homeForest();
+    await expect(forest.route('How do I train for a marathon?')).rejects.toMatchObject({
+      name: 'NoRouteError',
+    });
+    await expect(forest.route('Explain a binary search tree.')).rejects.toMatchObject({
+      name: 'NoRouteError',
+    });
+  });
+
+  it('routes the same word in the sense of the prompt, and records the check in the decision', async () => {
+    const forest = homeForest();
+    const decision = await forest.route('How do I train my puppy to stop pulling?');
+    expect(decision).toMatchObject({ agent: 'Dog Trainer', keywordMatches: ['trainer'] });
+    expect(decision.sense!.similarity).toBeGreaterThanOrEqual(decision.sense!.threshold);
+    const tree = await forest.route('What is the best tree for a small backyard?');
+    expect(tree).toMatchObject({ agent: 'Gardener', rule: 'keyword', keywordMatches: ['trees'] });
+    expect(tree.sense!.similarity).toBeGreaterThanOrEqual(tree.sense!.threshold);
+  });
+
+  it('does not apply to evidence of two or more words', async () => {
+    const decision = await homeForest().route('My dog keeps barking at the neighbours.');
+    expect(decision.agent).toBe('Dog Trainer');
+    expect(decision.keywordMatches).toEqual(['dog', 'barking']);
+    expect(decision.sense).toBeUndefined();
+  });
+
+  it('is independent of the embedder: a hashing embedder without n-grams decides the same', async () => {
+    const hashing = localEmbedder({ dimensions: 64, charNgrams: false });
+    const tasks = [
+      'How do I train for a marathon?',
+      'Explain a binary search tree.',
+      'How do I train my puppy to stop pulling?',
+      'What is the best tree for a small backyard?',
+    ];
+    const decide = async (forest: ForestSwarm) => Promise.all(tasks.map((task) => outcome(forest, task)));
+    const expected = ['no route', 'no route', 'Dog Trainer', 'Gardener'];
+    expect(await decide(homeForest())).toEqual(expected);
+    expect(await decide(homeForest({ embedder: hashing }))).toEqual(expected);
+  });
+
+  it('is turned off with senseCheck: false, which routes by the shared word as before', async () => {
+    const forest = homeForest({ senseCheck: false });
+    expect(await outcome(forest, 'How do I train for a marathon?')).toBe('Dog Trainer');
+    expect(await outcome(forest, 'Explain a binary search tree.')).toBe('Gardener');
+    expect((await forest.route('What is the best tree for a small backyard?')).sense).toBeUndefined();
+  });
+
+  it('does not apply to a name or an acronym as the prompt writes it (one sense)', async () => {
+    const forest = new ForestSwarm({
+      trees: [
+        new Tree({
+          name: 'Web',
+          agents: [
+            agent('Frontend Developer', 'I build web interfaces with React components and CSS layouts.'),
+          ],
+        }),
+      ],
+    });
+    const decision = await forest.route('How do I center a div with CSS?');
+    expect(decision).toMatchObject({ agent: 'Frontend Developer', keywordMatches: ['css'] });
+    expect(decision.sense).toBeUndefined();
+  });
+
+  it('makes no embedding call of its own: the word vectors come with @swarm/embeddings', async () => {
+    const { embedder, calls } = countingEmbedder();
+    const forest = homeForest({ embedder });
+    await forest.routeAll(['How do I train for a marathon?', 'How do I train my puppy to stop pulling?']);
+    // The prompts with the reference texts, then one call with the tasks and, since the rejected
+    // word now counts as weak, the remainder that context agreement compares.
+    expect(calls).toEqual([
+      expect.any(Array),
+      [
+        'How do I train for a marathon?',
+        'How do I train my puppy to stop pulling?',
+        'How do I for a marathon?',
+      ],
+    ]);
+    expect(calls[0]).toHaveLength(2 + 32);
+  });
+
+  it('rejects a senseCheck that is not a boolean', () => {
+    expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(ConfigError);
+    expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(
+      /senseCheck must be true or false/,
+    );
+  });
+});
