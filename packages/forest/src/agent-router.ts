@@ -1,4 +1,4 @@
-import { ModelError, throwIfAborted } from '@swarm/core';
+import { ConfigError, errorMessage, isAbort, ModelError, throwIfAborted } from '@swarm/core';
 import {
   type CachedEmbedder,
   cosineSimilarity,
@@ -89,7 +89,7 @@ export class AgentRouter {
   readonly entries: readonly RouterEntry[];
   readonly embedder: CachedEmbedder;
   #build: { prepared: Promise<Prepared>; signal: AbortSignal | undefined } | undefined;
-  #sense: Promise<SenseCheck> | undefined;
+  #sense: SenseCheck | undefined;
 
   constructor(entries: readonly RouterEntry[], embedder: CachedEmbedder) {
     this.entries = entries;
@@ -113,7 +113,9 @@ export class AgentRouter {
     // task were too weak for the keyword rule, must also be similar to the task without those words.
     // Those remainders are embedded in the same call as the tasks.
     const matches = tasks.map((task) => prepared.terms.match(task));
-    const senses = settings.senseCheck ? await this.#checkSense(tasks, matches) : tasks.map(() => new Map());
+    const senses = settings.senseCheck
+      ? await this.#checkSense(tasks, matches, signal)
+      : tasks.map(() => new Map());
     throwIfAborted(signal);
     const remainders = tasks.map((task, k) => {
       const weak = new Map<number, string>();
@@ -142,11 +144,12 @@ export class AgentRouter {
   async #checkSense(
     tasks: readonly string[],
     matches: readonly Map<number, TermMatch>[],
+    signal: AbortSignal | undefined,
   ): Promise<Map<number, Sense>[]> {
     const applies = (match: TermMatch) => match.relevant && match.stems === 1 && !match.named;
     const needed = matches.some((m) => [...m.values()].some(applies));
     if (!needed) return tasks.map(() => new Map());
-    const sense = await this.#senseCheck();
+    const sense = await this.#senseCheck(signal);
     return tasks.map((task, k) => {
       const checked = new Map<number, Sense>();
       let vector: Float32Array | undefined;
@@ -186,20 +189,26 @@ export class AgentRouter {
     return threshold;
   }
 
-  #senseCheck(): Promise<SenseCheck> {
-    this.#sense ??= loadWordVectors().then(
-      (words) => {
-        const agents = new VectorIndex(words.dimensions, { capacity: Math.max(1, this.entries.length) });
-        for (const { agent } of this.entries) {
-          agents.add(sentenceVector(words, agent.routingText, { stopWords: routingStopWords }));
-        }
-        return { words, agents, thresholds: new Map() };
-      },
-      (error: unknown) => {
-        this.#sense = undefined;
-        throw error;
-      },
-    );
+  // The word vectors load once per process (a failed load is retried by the next route); `signal`
+  // stops this route's wait, not the load. The agents' sentence vectors are built once per router.
+  async #senseCheck(signal: AbortSignal | undefined): Promise<SenseCheck> {
+    let words: WordVectors;
+    try {
+      words = await loadWordVectors(signal ? { signal } : {});
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new ConfigError(
+        `The sense check needs the word vectors of @swarm/embeddings: ${errorMessage(error)} (senseCheck: false routes without them).`,
+        { cause: error },
+      );
+    }
+    if (!this.#sense) {
+      const agents = new VectorIndex(words.dimensions, { capacity: Math.max(1, this.entries.length) });
+      for (const { agent } of this.entries) {
+        agents.add(sentenceVector(words, agent.routingText, { stopWords: routingStopWords }));
+      }
+      this.#sense = { words, agents, thresholds: new Map() };
+    }
     return this.#sense;
   }
 

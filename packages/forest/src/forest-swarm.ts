@@ -1,5 +1,6 @@
 import {
   BaseTopology,
+  booleanOption,
   ConfigError,
   Conversation,
   errorMessage,
@@ -36,7 +37,7 @@ export interface ForestSwarmOptions {
    * embedder, so the rule holds whatever the embedder's scale.
    */
   threshold?: number | 'auto';
-  /** Score added per unit of matched keyword specificity (default 0.1, accepted 0 to 1). */
+  /** Score added per unit of matched keyword specificity (default 0.3, accepted 0 to 1). */
   keywordWeight?: number;
   /**
    * Whether keyword evidence of a single word must agree in sense (default true): in the packaged
@@ -126,12 +127,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         `ForestSwarm: keywordWeight must be a number from 0 to 1 (got ${keywordWeight}).`,
       );
     }
-    const senseCheck = options.senseCheck ?? true;
-    if (typeof senseCheck !== 'boolean') {
-      throw new ConfigError(
-        `ForestSwarm: senseCheck must be true or false (got ${JSON.stringify(senseCheck)}).`,
-      );
-    }
+    const senseCheck = booleanOption('ForestSwarm', 'senseCheck', options.senseCheck, true);
     const cacheSize = options.cacheSize ?? 10_000;
     if (!(Number.isInteger(cacheSize) && cacheSize >= 1)) {
       throw new ConfigError(`ForestSwarm: cacheSize must be an integer >= 1 (got ${cacheSize}).`);

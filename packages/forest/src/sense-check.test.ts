@@ -118,6 +118,55 @@ describe('the sense check of one-word keyword evidence', () => {
     expect(calls[0]).toHaveLength(2 + 32);
   });
 
+  it("applies with routing: 'first': a first agent failing the check gives way to the next relevant one", async () => {
+    const trees = [
+      new Tree({
+        name: 'Coaches',
+        agents: [
+          agent(
+            'Dog Trainer',
+            'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
+          ),
+          agent(
+            'Running Coach',
+            'I coach runners: marathon plans, pacing, running shoes and race nutrition.',
+          ),
+        ],
+      }),
+    ];
+    const task = 'How do I train for a marathon?';
+    const first = await new ForestSwarm({ trees, routing: 'first' }).route(task);
+    expect(first).toMatchObject({ agent: 'Running Coach', strategy: 'first' });
+    expect(first.runnerUp).toMatchObject({ agent: 'Dog Trainer', keywordMatches: ['trainer'] });
+    expect(first.runnerUp!.sense!.similarity).toBeLessThan(first.runnerUp!.sense!.threshold);
+    // Without the check the first agent in order takes it on the one shared word.
+    const lexical = new ForestSwarm({ trees, routing: 'first', senseCheck: false });
+    expect((await lexical.route(task)).agent).toBe('Dog Trainer');
+  });
+
+  it('is honoured the same way by Tree.findRelevantAgent and TreeAgent.isRelevantForTask', async () => {
+    const trainer = agent(
+      'Dog Trainer',
+      'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
+    );
+    const tree = new Tree({ name: 'Home', agents: [trainer] });
+    const offTopic = 'How do I train for a marathon?';
+    const inDomain = 'How do I train my puppy to stop pulling?';
+    expect(await tree.findRelevantAgent(offTopic)).toBeUndefined();
+    expect(await tree.findRelevantAgent(offTopic, { routing: 'first' })).toBeUndefined();
+    expect(await tree.findRelevantAgent(offTopic, { senseCheck: false })).toBe(trainer);
+    expect(await tree.findRelevantAgent(inDomain)).toBe(trainer);
+    expect(await trainer.isRelevantForTask(offTopic)).toBe(false);
+    expect(await trainer.isRelevantForTask(offTopic, 'auto', { senseCheck: false })).toBe(true);
+    expect(await trainer.isRelevantForTask(inDomain)).toBe(true);
+    await expect(
+      tree.findRelevantAgent(offTopic, { senseCheck: 'no' as unknown as boolean }),
+    ).rejects.toThrow(/Tree "Home": senseCheck must be true or false/);
+    await expect(
+      trainer.isRelevantForTask(offTopic, 'auto', { senseCheck: 1 as unknown as boolean }),
+    ).rejects.toThrow(ConfigError);
+  });
+
   it('rejects a senseCheck that is not a boolean', () => {
     expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(ConfigError);
     expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(

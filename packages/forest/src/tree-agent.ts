@@ -1,6 +1,7 @@
 import {
   Agent,
   type AgentRunOptions,
+  booleanOption,
   ConfigError,
   type Message,
   type ModelLike,
@@ -161,17 +162,20 @@ export class TreeAgent {
    * Whether the agent, on its own, would take the task: one of its keywords is in the task (generic
    * words aside), or the task's similarity to its prompt reaches `threshold` (default `'auto'`:
    * calibrated on reference texts, see the README). Embeds the prompt once, then each task.
+   * `senseCheck` (default true) is the forest's: one shared word must be used in the prompt's sense.
    */
   async isRelevantForTask(
     task: string,
     threshold: number | 'auto' = DEFAULT_THRESHOLD,
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal; senseCheck?: boolean } = {},
   ): Promise<boolean> {
-    checkThreshold(`TreeAgent "${this.name}"`, threshold);
+    const owner = `TreeAgent "${this.name}"`;
+    checkThreshold(owner, threshold);
+    const senseCheck = booleanOption(owner, 'senseCheck', options.senseCheck, true);
     this.#router ??= new AgentRouter([{ agent: this }], this.#embedderInstance());
     const [outcome] = await this.#router.route(
       [task],
-      { strategy: 'first', threshold, keywordWeight: DEFAULT_KEYWORD_WEIGHT, senseCheck: true },
+      { strategy: 'first', threshold, keywordWeight: DEFAULT_KEYWORD_WEIGHT, senseCheck },
       options.signal,
     );
     return outcome?.chosen !== undefined;

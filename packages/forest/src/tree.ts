@@ -1,4 +1,4 @@
-import { ConfigError } from '@swarm/core';
+import { booleanOption, ConfigError } from '@swarm/core';
 import { cachedEmbedder, cosineSimilarity, type Embedder } from '@swarm/embeddings';
 import { AgentRouter } from './agent-router.js';
 import { forestLocalEmbedder } from './default-embedder.js';
@@ -33,7 +33,7 @@ export interface FindRelevantAgentOptions {
   routing?: RoutingStrategy;
   /** A similarity every agent needs without a keyword, or `'auto'` (default): calibrated per agent. */
   threshold?: number | 'auto';
-  /** Score added per unit of matched keyword specificity (default 0.1). */
+  /** Score added per unit of matched keyword specificity (default 0.3). */
   keywordWeight?: number;
   /** Whether one-word keyword evidence must agree in sense (default true; see `ForestSwarmOptions.senseCheck`). */
   senseCheck?: boolean;
@@ -88,15 +88,17 @@ export class Tree {
     task: string,
     options: FindRelevantAgentOptions = {},
   ): Promise<TreeAgent | undefined> {
+    const owner = `Tree "${this.name}"`;
     const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-    checkThreshold(`Tree "${this.name}"`, threshold);
+    checkThreshold(owner, threshold);
+    const senseCheck = booleanOption(owner, 'senseCheck', options.senseCheck, true);
     const [outcome] = await this.#routerInstance().route(
       [task],
       {
         strategy: options.routing ?? 'best',
         threshold,
         keywordWeight: options.keywordWeight ?? DEFAULT_KEYWORD_WEIGHT,
-        senseCheck: options.senseCheck ?? true,
+        senseCheck,
       },
       options.signal,
     );
