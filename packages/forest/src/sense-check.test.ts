@@ -167,6 +167,67 @@ describe('the sense check of one-word keyword evidence', () => {
     ).rejects.toThrow(ConfigError);
   });
 
+  it('checks only evidence that is relevant: a qualifier alone is weak already and gets no check', async () => {
+    // "flower" only qualifies "beds" in the gardener's prompt: it weighs 0.4, below the keyword rule.
+    const forest = new ForestSwarm({
+      trees: homeForest().trees as Tree[],
+      fallback: agent('Receptionist', 'I answer everything else.'),
+    });
+    const decision = await forest.route('What flower should I buy for a birthday?');
+    expect(decision.rule).toBe('fallback');
+    expect(decision.runnerUp).toMatchObject({ agent: 'Gardener', keywordMatches: ['flower'] });
+    expect(decision.runnerUp!.sense).toBeUndefined();
+  });
+
+  it('does not check a word the word vectors do not know: the keyword counts as it is', async () => {
+    const forest = new ForestSwarm({
+      trees: [
+        new Tree({
+          name: 'Garden',
+          agents: [
+            agent('Gardener', 'I am a gardener. I care for lawns and hedges, and I shape topiary.'),
+            agent('Plumber', 'I am a plumber. I fix leaking pipes, taps and toilets.'),
+          ],
+        }),
+      ],
+    });
+    const decision = await forest.route('Is topiary hard to learn?');
+    expect(decision).toMatchObject({ agent: 'Gardener', keywordMatches: ['topiary'] });
+    expect(decision.sense).toBeUndefined();
+  });
+
+  it('compares task and prompt without generic words, as the forest embedder does', async () => {
+    const forest = homeForest();
+    const plain = await forest.route('How do I train my puppy to stop pulling?');
+    const wordy = await forest.route(
+      'How do I train my puppy to stop pulling? I need expert help and knowledge.',
+    );
+    expect(wordy.agent).toBe('Dog Trainer');
+    expect(wordy.sense).toEqual(plain.sense);
+  });
+
+  it("keeps each agent's own threshold for the same shared word", async () => {
+    const trainer = agent(
+      'Dog Trainer',
+      'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
+    );
+    const rail = agent('Rail Planner', 'I plan rail journeys: tickets, timetables, stations and trains.');
+    const both = new ForestSwarm({
+      trees: [new Tree({ name: 'Mixed', agents: [trainer, rail] })],
+      fallback: agent('Receptionist', 'I answer everything else.'),
+    });
+    const alone = new ForestSwarm({ trees: [new Tree({ name: 'Rail', agents: [rail] })] });
+    const task = 'Which train should I take to Paris?';
+    const [decision, own] = [await both.route(task), await alone.route(task)];
+    const railSense = decision.agent === 'Rail Planner' ? decision.sense : decision.runnerUp?.sense;
+    const trainerSense = decision.agent === 'Dog Trainer' ? decision.sense : decision.runnerUp?.sense;
+    expect(railSense).toBeDefined();
+    expect(trainerSense).toBeDefined();
+    // The threshold depends on the agent's prompt only, not on the other agents or the order checked.
+    expect(railSense!.threshold).toBe(own.sense!.threshold);
+    expect(trainerSense!.threshold).not.toBe(railSense!.threshold);
+  });
+
   it('rejects a senseCheck that is not a boolean', () => {
     expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(ConfigError);
     expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(
