@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cosineSimilarity } from './cosine-similarity.js';
 import { localEmbedder } from './local-embedder.js';
 import { lookUp, sentenceVector, wordVectorEmbedder } from './word-vector-embedder.js';
-import { parseWordVectors } from './word-vectors.js';
+import { loadWordVectors, parseWordVectors } from './word-vectors.js';
 import { encodeWordVectors } from './word-vectors-fixture.js';
 
 const norm = (v: Float32Array) => Math.hypot(...v);
@@ -111,5 +111,29 @@ describe('sentenceVector', () => {
     expect(lookUp(vectors, 'zebras')).toBe('zebra');
     expect(lookUp(vectors, 'gardening')).toBe('garden');
     expect(lookUp(vectors, 'gardenx')).toBeUndefined();
+  });
+
+  it('tries -ies as -y and a dropped final e, and leaves out -ss words and words under four letters', () => {
+    const forms = parseWordVectors(
+      encodeWordVectors({ party: [1, 0], prune: [0, 1], mos: [1, 1], ha: [1, -1], bake: [-1, 1] }),
+    );
+    expect(lookUp(forms, 'parties')).toBe('party');
+    expect(lookUp(forms, 'pruning')).toBe('prune');
+    expect(lookUp(forms, 'baked')).toBe('bake');
+    // "moss" is not the plural of "mos", nor "has" of "ha".
+    expect(lookUp(forms, 'moss')).toBeUndefined();
+    expect(lookUp(forms, 'has')).toBeUndefined();
+  });
+});
+
+describe('wordVectorEmbedder and sentenceVector', () => {
+  it('gives, without the lexical part, the sentence vector of the packaged vectors with the same smoothing', async () => {
+    const vectors = await loadWordVectors();
+    const text = 'Pruning the roses in a small garden';
+    const [byDefault] = await wordVectorEmbedder({ lexicalWeight: 0 }).embed([text]);
+    expect(Array.from(byDefault!)).toEqual(Array.from(sentenceVector(vectors, text, { smoothing: 1e-3 })));
+    const [smoothed] = await wordVectorEmbedder({ lexicalWeight: 0, smoothing: 0.5 }).embed([text]);
+    expect(Array.from(smoothed!)).toEqual(Array.from(sentenceVector(vectors, text, { smoothing: 0.5 })));
+    expect(Array.from(smoothed!)).not.toEqual(Array.from(byDefault!));
   });
 });
