@@ -20,6 +20,15 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
+/** Holds every read of the data file back until the returned function is called. */
+function holdReads(): () => void {
+  let release!: () => void;
+  reads.gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return release;
+}
+
 afterEach(() => {
   reads.count = 0;
   reads.failNext = false;
@@ -65,10 +74,7 @@ describe('loadWordVectors', () => {
   it('rejects an aborted call with AbortError while the file is read, and the read goes on for others', async () => {
     const { AbortError } = await import('@swarm/core');
     const { loadWordVectors } = await import('./word-vectors.js');
-    let release!: () => void;
-    reads.gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const release = holdReads();
     const controller = new AbortController();
     const other = loadWordVectors();
     const aborted = loadWordVectors({ signal: controller.signal }).catch((error: unknown) => error);
@@ -84,10 +90,7 @@ describe('loadWordVectors', () => {
   it('rejects an embed call aborted while the word vectors load', async () => {
     const { AbortError } = await import('@swarm/core');
     const { wordVectorEmbedder } = await import('./word-vector-embedder.js');
-    let release!: () => void;
-    reads.gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const release = holdReads();
     const controller = new AbortController();
     const embedding = wordVectorEmbedder()
       .embed(['a task'], { signal: controller.signal })

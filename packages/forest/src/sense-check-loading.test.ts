@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { homePrompts } from './test-helpers.js';
 
 // Counts (and can hold back or fail) the reads of @swarm/embeddings' packaged word vectors.
 const reads = vi.hoisted(() => ({ count: 0, failNext: false, gate: undefined as Promise<void> | undefined }));
@@ -37,16 +38,7 @@ async function homeForest(options: { senseCheck?: boolean } = {}) {
     trees: [
       new Tree({
         name: 'Home',
-        agents: [
-          agent(
-            'Dog Trainer',
-            'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
-          ),
-          agent(
-            'Gardener',
-            'I am a gardener. I care for lawns, flower beds, hedges, trees and shrubs: pruning, mulching and weeding.',
-          ),
-        ],
+        agents: [agent('Dog Trainer', homePrompts.dogTrainer), agent('Gardener', homePrompts.gardener)],
       }),
     ],
     ...options,

@@ -2,7 +2,7 @@ import { ConfigError } from '@swarm/core';
 import { type Embedder, localEmbedder } from '@swarm/embeddings';
 import { describe, expect, it } from 'vitest';
 import { ForestSwarm } from './forest-swarm.js';
-import { countingEmbedder } from './test-helpers.js';
+import { countingEmbedder, homePrompts } from './test-helpers.js';
 import { Tree } from './tree.js';
 import { TreeAgent } from './tree-agent.js';
 
@@ -15,16 +15,7 @@ function homeForest(options: { senseCheck?: boolean; embedder?: Embedder } = {})
     trees: [
       new Tree({
         name: 'Home',
-        agents: [
-          agent(
-            'Dog Trainer',
-            'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
-          ),
-          agent(
-            'Gardener',
-            'I am a gardener. I care for lawns, flower beds, hedges, trees and shrubs: pruning, mulching and weeding.',
-          ),
-        ],
+        agents: [agent('Dog Trainer', homePrompts.dogTrainer), agent('Gardener', homePrompts.gardener)],
       }),
     ],
     ...options,
@@ -123,10 +114,7 @@ describe('the sense check of one-word keyword evidence', () => {
       new Tree({
         name: 'Coaches',
         agents: [
-          agent(
-            'Dog Trainer',
-            'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
-          ),
+          agent('Dog Trainer', homePrompts.dogTrainer),
           agent(
             'Running Coach',
             'I coach runners: marathon plans, pacing, running shoes and race nutrition.',
@@ -145,10 +133,7 @@ describe('the sense check of one-word keyword evidence', () => {
   });
 
   it('is honoured the same way by Tree.findRelevantAgent and TreeAgent.isRelevantForTask', async () => {
-    const trainer = agent(
-      'Dog Trainer',
-      'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
-    );
+    const trainer = agent('Dog Trainer', homePrompts.dogTrainer);
     const tree = new Tree({ name: 'Home', agents: [trainer] });
     const offTopic = 'How do I train for a marathon?';
     const inDomain = 'How do I train my puppy to stop pulling?';
@@ -207,10 +192,7 @@ describe('the sense check of one-word keyword evidence', () => {
   });
 
   it("keeps each agent's own threshold for the same shared word", async () => {
-    const trainer = agent(
-      'Dog Trainer',
-      'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
-    );
+    const trainer = agent('Dog Trainer', homePrompts.dogTrainer);
     const rail = agent('Rail Planner', 'I plan rail journeys: tickets, timetables, stations and trains.');
     const both = new ForestSwarm({
       trees: [new Tree({ name: 'Mixed', agents: [trainer, rail] })],

@@ -95,3 +95,11 @@ export async function scoreBenchmark(forest: {
   });
   return { accuracy: correct / inDomain.length, rejection: rejected / offTopic.length, misses };
 }
+
+/** The sense-check tests' prompts: words with other everyday senses ("train", "tree"); not the benchmark's. */
+export const homePrompts = {
+  dogTrainer:
+    'I am a dog trainer. I teach obedience, leash walking, house training and recall, and fix barking and biting.',
+  gardener:
+    'I am a gardener. I care for lawns, flower beds, hedges, trees and shrubs: pruning, mulching and weeding.',
+};
