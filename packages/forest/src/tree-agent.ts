@@ -50,7 +50,8 @@ export interface TreeAgentOptions {
   description?: string;
   /**
    * Words that make the agent relevant when the task has them, compared by stem as whole words
-   * ("taxes" matches "tax", "taxi" does not). Given keywords always count; by default they are every
+   * ("taxes" matches "tax", "taxi" does not). Given keywords always count (generic words too), but
+   * one given keyword alone still needs the forest's sense check (see `senseCheck`); by default they are every
    * word of the description and system prompt except stop words, and generic words among those
    * ("helps", "expert", "deep knowledge") never count.
    */
