@@ -210,6 +210,22 @@ describe('the sense check of one-word keyword evidence', () => {
     expect(trainerSense!.threshold).not.toBe(railSense!.threshold);
   });
 
+  it('checks one given keyword alone like an extracted one', async () => {
+    const trainer = new TreeAgent({
+      name: 'Dog Trainer',
+      systemPrompt: 'I am a dog trainer. I teach obedience and recall.',
+      keywords: ['train', 'dog'],
+      model: 'openai:unused',
+    });
+    const forest = (senseCheck: boolean) =>
+      new ForestSwarm({ trees: [new Tree({ name: 'Home', agents: [trainer] })], senseCheck });
+    await expect(forest(true).route('How do I train for a marathon?')).rejects.toMatchObject({
+      name: 'NoRouteError',
+    });
+    expect((await forest(false).route('How do I train for a marathon?')).agent).toBe('Dog Trainer');
+    expect((await forest(true).route('How do I train my puppy to sit?')).agent).toBe('Dog Trainer');
+  });
+
   it('rejects a senseCheck that is not a boolean', () => {
     expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(ConfigError);
     expect(() => homeForest({ senseCheck: 'yes' as unknown as boolean })).toThrow(
