@@ -99,12 +99,12 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     return client;
   };
 
-  const requestOptions = (signal: AbortSignal): Anthropic.RequestOptions => ({
-    signal,
-    timeout: Math.ceil(policy.timeoutMs),
-    maxRetries: 0,
-  });
-  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: sdk?.default });
+  // The SDK's own timer cuts a request whose headers are late; without a signal (nothing to link:
+  // see callWithRetries) it is the only one the SDK makes.
+  const timeout = Math.ceil(policy.timeoutMs);
+  const requestOptions = (signal: AbortSignal | undefined): Anthropic.RequestOptions =>
+    signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 };
+  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: sdk?.default, timeoutMs: policy.timeoutMs });
 
   return {
     id: `${provider}:${model}`,

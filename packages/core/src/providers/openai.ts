@@ -40,12 +40,12 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const getClient = lazyOpenAIClient(options);
   const policy = callPolicy(provider, options);
 
-  const requestOptions = (signal: AbortSignal): OpenAI.RequestOptions => ({
-    signal,
-    timeout: Math.ceil(policy.timeoutMs),
-    maxRetries: 0,
-  });
-  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: OpenAI });
+  // The SDK's own timer cuts a request whose headers are late; without a signal (nothing to link:
+  // see callWithRetries) it is the only one the SDK makes.
+  const timeout = Math.ceil(policy.timeoutMs);
+  const requestOptions = (signal: AbortSignal | undefined): OpenAI.RequestOptions =>
+    signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 };
+  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
 
   return {
     id: `${provider}:${model}`,

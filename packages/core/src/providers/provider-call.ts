@@ -59,8 +59,12 @@ export function callPolicy(provider: string, options: ProviderCallOptions): Call
 /** Turns what one attempt threw into a swarm error (provider-specific; see `toSwarmError`). */
 export type ClassifyError = (error: unknown) => SwarmError;
 
-/** One attempt of a call, on its own signal (linked to the caller's, with the attempt timeout). */
-export type Attempt<T> = (signal: AbortSignal, attempt: number) => Promise<T>;
+/**
+ * One attempt of a call, on its own signal (linked to the caller's, with the attempt timeout), or
+ * on none when nothing but the attempt's own time can end it (no caller signal, no deadline): the
+ * attempt then hands its SDK the attempt timeout (`timeoutMs`) and no signal.
+ */
+export type Attempt<T> = (signal: AbortSignal | undefined, attempt: number) => Promise<T>;
 
 /** The whole call's scope: the caller's signal, linked to a deadline only when there is one. */
 type CallScope = Pick<LinkedSignal, 'cause' | 'release'> & { readonly signal: AbortSignal | undefined };
@@ -68,14 +72,43 @@ type CallScope = Pick<LinkedSignal, 'cause' | 'release'> & { readonly signal: Ab
 // Linking costs a controller and a listener; without a deadline the attempts link to the caller's
 // signal directly, so a call pays for one linked signal, not two.
 function callScope(callerSignal: AbortSignal | undefined, deadlineMs: number | undefined): CallScope {
-  if (deadlineMs === undefined) return { signal: callerSignal, cause: undefined, release: () => {} };
+  if (deadlineMs === undefined) return { signal: callerSignal, cause: undefined, release: noop };
   return linkSignal(callerSignal, deadlineMs);
 }
 
+function noop(): void {}
+
+/** What `settleWithin` rejects with when the time runs out first. */
+const attemptTimedOut: unique symbol = Symbol('attempt timed out');
+
 /**
- * Runs a provider call with swarm's retry policy. Every attempt gets its own signal linked to the
- * caller's, released when the attempt ends, so the caller's signal keeps no listener; every wait
- * is a timer cleared when the call ends, aborts or passes its deadline.
+ * Settles like `work`, or rejects with `attemptTimedOut` after `ms`, whichever comes first; the
+ * timer is cleared when `work` settles. No signal, no listener: for an attempt nothing else can end.
+ */
+function settleWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(reject, ms, attemptTimedOut);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Runs a provider call with swarm's retry policy. When the caller gives a signal or the call has a
+ * deadline, every attempt gets its own signal linked to them, released when the attempt ends, so
+ * the caller's signal keeps no listener. Otherwise nothing can cancel the call but its own time,
+ * so no signal is made at all (in Node 20 an AbortSignal costs microseconds to create and the SDK
+ * hangs a listener and a closure on it): the attempt gets `undefined`, the SDK's own per-request
+ * `timeout` aborts a request whose headers are late, and a timer bounds the whole attempt, body
+ * included. Every wait is a timer cleared when the call ends, aborts or passes its deadline.
  */
 export async function callWithRetries<T>(
   policy: CallPolicy,
@@ -87,14 +120,22 @@ export async function callWithRetries<T>(
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
-      const current = linkSignal(call.signal, policy.timeoutMs);
       let failure: SwarmError;
-      try {
-        return await attempt(current.signal, index);
-      } catch (error) {
-        failure = classifyFailure(error, policy, callerSignal, call, current, classify);
-      } finally {
-        current.release();
+      if (call.signal === undefined) {
+        try {
+          return await settleWithin(attempt(undefined, index), policy.timeoutMs);
+        } catch (error) {
+          failure = error === attemptTimedOut ? attemptTimeoutError(policy) : classify(error);
+        }
+      } else {
+        const current = linkSignal(call.signal, policy.timeoutMs);
+        try {
+          return await attempt(current.signal, index);
+        } catch (error) {
+          failure = classifyFailure(error, policy, callerSignal, call, current, classify);
+        } finally {
+          current.release();
+        }
       }
       await waitBeforeRetry(failure, index, policy, started, callerSignal, call);
     }
@@ -153,14 +194,17 @@ function classifyFailure(
     return new AbortError(`The ${provider} call was aborted.`, { cause: callerSignal.reason });
   }
   if (call.cause === 'timeout') return deadlineError(policy, error);
-  if (current.cause === 'timeout') {
-    return new ModelError(`${provider}: the request timed out after ${policy.timeoutMs} ms.`, {
-      provider,
-      retryable: true,
-      cause: error,
-    });
-  }
+  if (current.cause === 'timeout') return attemptTimeoutError(policy, error);
   return classify(error);
+}
+
+function attemptTimeoutError(policy: CallPolicy, cause?: unknown): ModelError {
+  const { provider } = policy;
+  return new ModelError(`${provider}: the request timed out after ${policy.timeoutMs} ms.`, {
+    provider,
+    retryable: true,
+    ...(cause !== undefined && { cause }),
+  });
 }
 
 function deadlineError(policy: CallPolicy, cause: unknown): ModelError {
