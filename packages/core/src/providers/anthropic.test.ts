@@ -1,3 +1,5 @@
+import { getEventListeners } from 'node:events';
+import type Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
@@ -315,5 +317,33 @@ describe('anthropicModel', () => {
     } finally {
       if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
     }
+  });
+});
+
+describe('anthropicModel request options', () => {
+  it('hands the SDK no signal when nothing can cancel the call, and a fresh one per attempt otherwise', async () => {
+    const seen: Anthropic.RequestOptions[] = [];
+    const client = {
+      messages: {
+        create: async (_params: unknown, options: Anthropic.RequestOptions) => {
+          seen.push(options);
+          return {
+            model: 'claude-opus-4-7',
+            content: [{ type: 'text', text: 'ok' }],
+            stop_reason: 'end_turn',
+          };
+        },
+      },
+    } as unknown as Anthropic;
+    const fake = anthropicModel('claude-opus-4-7', { client, timeoutMs: 1_234 });
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    await fake.generate({ messages });
+    expect(seen[0]).toEqual({ timeout: 1_234, maxRetries: 0 });
+
+    const { signal } = new AbortController();
+    for (let i = 0; i < 100; i++) await fake.generate({ messages, signal });
+    expect(seen[1]?.signal).toBeInstanceOf(AbortSignal);
+    expect(seen[1]?.signal).not.toBe(signal);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });

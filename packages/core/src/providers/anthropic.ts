@@ -104,7 +104,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
   const timeout = Math.ceil(policy.timeoutMs);
   const requestOptions = (signal: AbortSignal | undefined): Anthropic.RequestOptions =>
     signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 };
-  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: sdk?.default, timeoutMs: policy.timeoutMs });
+  const classify = (error: unknown) =>
+    toSwarmError(error, { provider, sdk: sdk?.default, timeoutMs: policy.timeoutMs });
 
   return {
     id: `${provider}:${model}`,

@@ -45,7 +45,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const timeout = Math.ceil(policy.timeoutMs);
   const requestOptions = (signal: AbortSignal | undefined): OpenAI.RequestOptions =>
     signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 };
-  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
+  const classify = (error: unknown) =>
+    toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
 
   return {
     id: `${provider}:${model}`,

@@ -57,11 +57,8 @@ describe('callWithRetries', () => {
 
   it('links the attempts to a deadline when there is one, even without a caller signal', async () => {
     const signals: (AbortSignal | undefined)[] = [];
-    await callWithRetries(
-      callPolicy('test', { deadlineMs: 5_000 }),
-      undefined,
-      classify,
-      async (signal) => signals.push(signal),
+    await callWithRetries(callPolicy('test', { deadlineMs: 5_000 }), undefined, classify, async (signal) =>
+      signals.push(signal),
     );
     expect(signals[0]).toBeInstanceOf(AbortSignal);
   });
