@@ -81,6 +81,8 @@ export class Agent {
   readonly maxTokens: number | undefined;
   readonly maxTurns: number;
   readonly toolTimeoutMs: number | undefined;
+  // The agent's own tools by name, built once: a run given no extra tools reads it, never writes it.
+  readonly #toolsByName: ReadonlyMap<string, Tool>;
 
   constructor(options: AgentOptions) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
@@ -122,6 +124,7 @@ export class Agent {
     this.maxTokens = options.maxTokens;
     this.maxTurns = maxTurns;
     this.toolTimeoutMs = options.toolTimeoutMs;
+    this.#toolsByName = new Map(this.tools.map((t) => [t.name, t]));
   }
 
   /**
@@ -137,7 +140,7 @@ export class Agent {
     if (twice !== undefined) {
       throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
     }
-    const byName = new Map(tools.map((t) => [t.name, t]));
+    const byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
     context.emit({ type: 'agent.start', agent: this.name });
     try {
       return await this.#loop(history, byName, options, context);
@@ -150,7 +153,7 @@ export class Agent {
   // The tool loop proper: call the model, run the tools it asked for, until it answers.
   async #loop(
     history: Message[],
-    byName: Map<string, Tool>,
+    byName: ReadonlyMap<string, Tool>,
     options: AgentRunOptions,
     context: RunContext,
   ): Promise<AgentResult> {
@@ -226,7 +229,7 @@ export class Agent {
   // turn: calls after it are not started and are answered as not executed.
   async #runTools(
     calls: ToolCall[],
-    byName: Map<string, Tool>,
+    byName: ReadonlyMap<string, Tool>,
     context: RunContext,
   ): Promise<(ToolCallRecord & { value?: unknown })[]> {
     const firstEnding = calls.findIndex((c) => byName.get(c.name)?.endsRun);
