@@ -131,23 +131,29 @@ export class Agent {
    * Runs the tool loop: call the model; run the tools it asked for (concurrently); repeat until it
    * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls.
    */
-  async run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
-    const context = options.context ?? new RunContext({ ...options, name: this.name });
-    const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
-    const extra = options.tools ?? [];
-    const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
-    const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
-    if (twice !== undefined) {
-      throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
-    }
-    const byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
-    context.emit({ type: 'agent.start', agent: this.name });
+  run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
+    // Not async, so that a run in flight holds one suspended frame less; what throws here rejects.
+    let context: RunContext;
+    let history: Message[];
+    let byName: ReadonlyMap<string, Tool>;
     try {
-      return await this.#loop(history, byName, options, context);
+      context = options.context ?? new RunContext({ ...options, name: this.name });
+      history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
+      const extra = options.tools ?? [];
+      const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
+      const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
+      if (twice !== undefined) {
+        throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
+      }
+      byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
+      context.emit({ type: 'agent.start', agent: this.name });
     } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#loop(history, byName, options, context).catch((error: unknown) => {
       context.emitError('agent.error', error, this.name);
       throw error;
-    }
+    });
   }
 
   // The tool loop proper: call the model, run the tools it asked for, until it answers.

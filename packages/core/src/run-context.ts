@@ -227,7 +227,8 @@ export class RunContext {
       const pending = this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
       return pending.then((response) => {
         // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
-        for (let run: RunContext | undefined = this; run; run = run.parent) addUsage(run.usage, response.usage);
+        for (let run: RunContext | undefined = this; run; run = run.parent)
+          addUsage(run.usage, response.usage);
         return response;
       });
     };

@@ -13,7 +13,14 @@ const MAX_BACKOFF_MS = 8_000;
 
 /** The retry and time options every provider shares. */
 export interface ProviderCallOptions {
-  /** Timeout of one HTTP attempt in milliseconds, body included (default 10 minutes). */
+  /**
+   * Timeout of one HTTP attempt in milliseconds, body included (default 10 minutes): the attempt
+   * fails at this time with a retryable `ModelError` "timed out after N ms". A call that nothing else
+   * can cancel (no caller signal, no `deadlineMs`) hands its SDK no AbortSignal, only this timeout,
+   * which cuts the request until its headers; a body that stalls after them still fails the attempt
+   * on time, but its connection is left to close on its own (the server's end or undici's body
+   * timeout). Give a signal or `deadlineMs` to have such a request cut as well.
+   */
   timeoutMs?: number;
   /**
    * Retries on 408/409/429/5xx, network failures, timeouts and malformed responses, honouring
