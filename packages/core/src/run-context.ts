@@ -225,7 +225,8 @@ export class RunContext {
       });
       const sent = signal ? { ...request, signal } : request;
       const pending = this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
-      return pending.then((response) => {
+      // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
+      return Promise.resolve(pending).then((response) => {
         // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
         for (let run: RunContext | undefined = this; run; run = run.parent)
           addUsage(run.usage, response.usage);
