@@ -112,8 +112,13 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
 
     async generate(request) {
       const params = toMessageParams(model, request, defaultMaxTokens);
+      // The SDK is loaded (once) before the first attempt: its import never counts against an
+      // attempt's timeout, and an attempt without a signal that timed out while it waited for the
+      // import cannot still send its request afterwards, beside the retry.
+      const anthropic = await raceAbort(getClient(), request.signal, provider).catch((error: unknown) => {
+        throw classify(error);
+      });
       return callWithRetries(policy, request.signal, classify, async (signal) => {
-        const anthropic = await getClient();
         const message = await raceAbort(
           anthropic.messages.create(params, requestOptions(signal)),
           signal,
