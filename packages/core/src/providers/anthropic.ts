@@ -76,7 +76,9 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     );
   }
   const provider = options.provider ?? 'anthropic';
-  const policy = callPolicy(provider, options);
+  // A client swarm creates itself is the pinned SDK, whose use of a signal is known: calls nothing
+  // else can cancel run on a light signal (see callPolicy); a client the user brings gets real ones.
+  const policy = callPolicy(provider, options, { lightSignals: options.client === undefined });
   let sdk: AnthropicSdk | undefined;
   let client = options.client;
   const getClient = async (): Promise<Anthropic> => {
@@ -99,11 +101,12 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     return client;
   };
 
-  // The SDK's own timer cuts a request whose headers are late; without a signal (nothing to link:
-  // see callWithRetries) it is the only one the SDK makes.
   const timeout = Math.ceil(policy.timeoutMs);
-  const requestOptions = (signal: AbortSignal | undefined): Anthropic.RequestOptions =>
-    signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 };
+  const requestOptions = (signal: AbortSignal): Anthropic.RequestOptions => ({
+    signal,
+    timeout,
+    maxRetries: 0,
+  });
   const classify = (error: unknown) =>
     toSwarmError(error, { provider, sdk: sdk?.default, timeoutMs: policy.timeoutMs });
 
@@ -112,9 +115,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
 
     async generate(request) {
       const params = toMessageParams(model, request, defaultMaxTokens);
-      // The SDK is loaded (once) before the first attempt: its import never counts against an
-      // attempt's timeout, and an attempt without a signal that timed out while it waited for the
-      // import cannot still send its request afterwards, beside the retry.
+      // The SDK is loaded (once) before the first attempt, so its import never counts against an
+      // attempt's timeout (a slow import under load timed every attempt out).
       const anthropic = await raceAbort(getClient(), request.signal, provider).catch((error: unknown) => {
         throw classify(error);
       });

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../types.js';
@@ -332,7 +332,7 @@ describe('openaiModel', () => {
     }
   });
 
-  it('hands the SDK no signal when nothing can cancel the call, and a fresh one per attempt otherwise', async () => {
+  it("hands a client the user brings a fresh real AbortSignal per attempt, never the caller's", async () => {
     const seen: OpenAI.RequestOptions[] = [];
     const client = {
       chat: {
@@ -347,17 +347,51 @@ describe('openaiModel', () => {
     const fake = openaiModel('gpt-5.4', { client, timeoutMs: 1_234 });
     const messages = [{ role: 'user' as const, content: 'hi' }];
     await fake.generate({ messages });
-    expect(seen[0]).toEqual({ timeout: 1_234, maxRetries: 0 });
+    expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
+    expect(seen[0]).toMatchObject({ timeout: 1_234, maxRetries: 0 });
 
     const { signal } = new AbortController();
     for (let i = 0; i < 100; i++) await fake.generate({ messages, signal });
     expect(seen[1]?.signal).toBeInstanceOf(AbortSignal);
     expect(seen[1]?.signal).not.toBe(signal);
-    expect(seen[1]?.timeout).toBe(1_234);
+    expect(new Set(seen.map((options) => options.signal)).size).toBe(seen.length);
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
 
-    await openaiModel('gpt-5.4', { client, deadlineMs: 5_000 }).generate({ messages });
-    expect(seen.at(-1)?.signal).toBeInstanceOf(AbortSignal);
+  it('cuts the connection of a body that stalls after its headers at timeoutMs, with or without a caller signal', async () => {
+    for (const signal of [undefined, new AbortController().signal]) {
+      for (const stream of [false, true]) {
+        server.enqueue({ fault: 'stall' });
+        const started = performance.now();
+        const request = { messages: [{ role: 'user' as const, content: 'hi' }], signal };
+        const pending = stream
+          ? collect(model({ timeoutMs: 100 }).stream!(request))
+          : model({ timeoutMs: 100 }).generate(request);
+        const error = await pending.catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ModelError);
+        expect((error as Error).message).toMatch(/timed out after 100 ms/);
+        expect(performance.now() - started).toBeLessThan(2_000);
+        // The SDK's request was cut, not abandoned: the server sees the connection close.
+        await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+      }
+    }
+  });
+
+  it('cuts the connection when the caller aborts during a stalled body, for an OpenAI client the user brings too', async () => {
+    const own = new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 });
+    for (const options of [{}, { client: own }]) {
+      server.enqueue({ fault: 'stall' });
+      const controller = new AbortController();
+      const pending = model(options).generate({
+        messages: [{ role: 'user', content: 'hi' }],
+        signal: controller.signal,
+      });
+      await vi.waitFor(() => expect(server.openResponses).toBe(1), { timeout: 2_000, interval: 5 });
+      controller.abort();
+      await expect(pending).rejects.toBeInstanceOf(AbortError);
+      await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    }
   });
 
   it('fails a call whose body stalls after the headers at timeoutMs, without a caller signal too', async () => {

@@ -38,13 +38,14 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
   const getClient = lazyOpenAIClient(options);
-  const policy = callPolicy(provider, options);
+  // A client of the pinned SDK (created here, or an instance of the same OpenAI class) uses a signal
+  // in a known way: calls nothing else can cancel run on a light signal (see callPolicy). Any other
+  // client (a wrapper, a fake, another copy of the SDK) gets real AbortSignals.
+  const lightSignals = options.client === undefined || options.client instanceof OpenAI;
+  const policy = callPolicy(provider, options, { lightSignals });
 
-  // The SDK's own timer cuts a request whose headers are late; without a signal (nothing to link:
-  // see callWithRetries) it is the only one the SDK makes.
   const timeout = Math.ceil(policy.timeoutMs);
-  const requestOptions = (signal: AbortSignal | undefined): OpenAI.RequestOptions =>
-    signal ? { signal, timeout, maxRetries: 0 } : { timeout, maxRetries: 0 };
+  const requestOptions = (signal: AbortSignal): OpenAI.RequestOptions => ({ signal, timeout, maxRetries: 0 });
   const classify = (error: unknown) =>
     toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
 

@@ -42,17 +42,45 @@ describe('callWithRetries', () => {
     expect(getEventListeners(caller, 'abort')).toHaveLength(0);
   });
 
-  it('makes no signal when nothing can cancel the call (no caller signal, no deadline), and still retries', async () => {
-    const signals: (AbortSignal | undefined)[] = [];
+  it('gives each attempt a real AbortSignal without a caller signal, unless the policy allows light ones', async () => {
+    const signals: AbortSignal[] = [];
+    await callWithRetries(policy, undefined, classify, async (signal) => signals.push(signal));
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+  });
+
+  it('runs the attempts of a call nothing can cancel on fresh light signals when allowed, and still retries', async () => {
+    const light = callPolicy('test', { maxRetries: 3, initialRetryDelayMs: 1 }, { lightSignals: true });
+    const signals: AbortSignal[] = [];
     const before = timers();
-    const value = await callWithRetries(policy, undefined, classify, async (signal, attempt) => {
+    const value = await callWithRetries(light, undefined, classify, async (signal, attempt) => {
       signals.push(signal);
       if (attempt < 2) throw new ModelError('busy', { provider: 'test', retryable: true });
       return 'done';
     });
     expect(value).toBe('done');
-    expect(signals).toEqual([undefined, undefined, undefined]);
+    expect(signals).toHaveLength(3);
+    expect(new Set(signals).size).toBe(3);
+    expect(signals.some((signal) => signal instanceof AbortSignal)).toBe(false);
+    expect(signals.every((signal) => signal.aborted === false)).toBe(true);
     expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it('links light signals to a caller signal: its abort ends the attempt as AbortError, no listener left', async () => {
+    const light = callPolicy('test', {}, { lightSignals: true });
+    const caller = new AbortController();
+    const signals: AbortSignal[] = [];
+    await callWithRetries(light, caller.signal, classify, async (signal) => signals.push(signal));
+    expect(signals[0]).not.toBeInstanceOf(AbortSignal);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+
+    const call = callWithRetries(light, caller.signal, classify, (signal) => {
+      setTimeout(() => caller.abort(), 5);
+      return new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('cut'))),
+      );
+    });
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('links the attempts to a deadline when there is one, even without a caller signal', async () => {
@@ -88,23 +116,26 @@ describe('callWithRetries', () => {
     expect(getEventListeners(caller, 'abort')).toHaveLength(0);
   });
 
-  it('times out an attempt without a signal with the same typed error, even when it never settles, and retries it', async () => {
+  it('times out an attempt on a light signal with the same typed error, firing its listeners, and retries it', async () => {
     const before = timers();
-    let attempts = 0;
+    const seen: AbortSignal[] = [];
     const started = performance.now();
     const error = await callWithRetries(
-      callPolicy('test', { maxRetries: 1, initialRetryDelayMs: 1, timeoutMs: 20 }),
+      callPolicy('test', { maxRetries: 1, initialRetryDelayMs: 1, timeoutMs: 20 }, { lightSignals: true }),
       undefined,
       classify,
       (signal) => {
-        attempts++;
-        expect(signal).toBeUndefined();
-        return new Promise(() => {});
+        seen.push(signal);
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('cut by the attempt signal'))),
+        );
       },
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
+    expect(error).not.toBeInstanceOf(AbortError);
     expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
-    expect(attempts).toBe(2);
+    expect(seen).toHaveLength(2);
+    expect(seen.every((signal) => signal.aborted && signal.reason instanceof Error)).toBe(true);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(timers()).toBeLessThanOrEqual(before);
   });

@@ -1,5 +1,5 @@
 import { AbortError, ModelError, type SwarmError } from '../errors.js';
-import { abortableDelay, type LinkedSignal, linkSignal } from '../linked-signal.js';
+import { abortableDelay, type LinkedSignal, lightLinkSignal, linkSignal } from '../linked-signal.js';
 
 /** The SDK's own default timeout of one HTTP attempt: 10 minutes. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
@@ -13,14 +13,7 @@ const MAX_BACKOFF_MS = 8_000;
 
 /** The retry and time options every provider shares. */
 export interface ProviderCallOptions {
-  /**
-   * Timeout of one HTTP attempt in milliseconds, body included (default 10 minutes): the attempt
-   * fails at this time with a retryable `ModelError` "timed out after N ms". A call that nothing else
-   * can cancel (no caller signal, no `deadlineMs`) hands its SDK no AbortSignal, only this timeout,
-   * which cuts the request until its headers; a body that stalls after them still fails the attempt
-   * on time, but its connection is left to close on its own (the server's end or undici's body
-   * timeout). Give a signal or `deadlineMs` to have such a request cut as well.
-   */
+  /** Timeout of one HTTP attempt in milliseconds, body included (default 10 minutes). */
   timeoutMs?: number;
   /**
    * Retries on 408/409/429/5xx, network failures, timeouts and malformed responses, honouring
@@ -49,12 +42,22 @@ export interface CallPolicy {
   maxRetryDelayMs: number;
   initialRetryDelayMs: number;
   deadlineMs: number | undefined;
+  /**
+   * Whether attempts may run on a `lightLinkSignal` instead of a real linked AbortSignal: true only
+   * for clients of the pinned SDKs, whose use of a signal is known (any other client gets real ones).
+   */
+  lightSignals: boolean;
 }
 
 /** Applies the defaults to validated options. */
-export function callPolicy(provider: string, options: ProviderCallOptions): CallPolicy {
+export function callPolicy(
+  provider: string,
+  options: ProviderCallOptions,
+  settings: { lightSignals?: boolean } = {},
+): CallPolicy {
   return {
     provider,
+    lightSignals: settings.lightSignals ?? false,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
@@ -67,11 +70,11 @@ export function callPolicy(provider: string, options: ProviderCallOptions): Call
 export type ClassifyError = (error: unknown) => SwarmError;
 
 /**
- * One attempt of a call, on its own signal (linked to the caller's, with the attempt timeout), or
- * on none when nothing but the attempt's own time can end it (no caller signal, no deadline): the
- * attempt then hands its SDK the attempt timeout (`timeoutMs`) and no signal.
+ * One attempt of a call, on its own signal: linked to the caller's (and the call's deadline), firing
+ * at the attempt timeout; a light one when the policy allows (see `lightLinkSignal`). Hand it to the
+ * SDK: its firing cuts the request.
  */
-export type Attempt<T> = (signal: AbortSignal | undefined, attempt: number) => Promise<T>;
+export type Attempt<T> = (signal: AbortSignal, attempt: number) => Promise<T>;
 
 /** The whole call's scope: the caller's signal, linked to a deadline only when there is one. */
 type CallScope = Pick<LinkedSignal, 'cause' | 'release'> & { readonly signal: AbortSignal | undefined };
@@ -85,37 +88,19 @@ function callScope(callerSignal: AbortSignal | undefined, deadlineMs: number | u
 
 function noop(): void {}
 
-/** What `settleWithin` rejects with when the time runs out first. */
-const attemptTimedOut: unique symbol = Symbol('attempt timed out');
-
-/**
- * Settles like `work`, or rejects with `attemptTimedOut` after `ms`, whichever comes first; the
- * timer is cleared when `work` settles. No signal, no listener: for an attempt nothing else can end.
- */
-function settleWithin<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(reject, ms, attemptTimedOut);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+// The attempt's own signal, linked to the call's (if any) and firing at the attempt timeout: a light
+// one where the SDK is known to use nothing else of a signal (no AbortSignal to make per attempt).
+function attemptSignal(policy: CallPolicy, call: CallScope): LinkedSignal {
+  return policy.lightSignals
+    ? lightLinkSignal(call.signal, policy.timeoutMs)
+    : linkSignal(call.signal, policy.timeoutMs);
 }
 
 /**
- * Runs a provider call with swarm's retry policy. When the caller gives a signal or the call has a
- * deadline, every attempt gets its own signal linked to them, released when the attempt ends, so
- * the caller's signal keeps no listener. Otherwise nothing can cancel the call but its own time,
- * so no signal is made at all (in Node 20 an AbortSignal costs microseconds to create and the SDK
- * hangs a listener and a closure on it): the attempt gets `undefined`, the SDK's own per-request
- * `timeout` aborts a request whose headers are late, and a timer bounds the whole attempt, body
- * included. Every wait is a timer cleared when the call ends, aborts or passes its deadline.
+ * Runs a provider call with swarm's retry policy. Every attempt gets its own signal, linked to the
+ * caller's and released when the attempt ends, so the caller's signal keeps no listener (a light
+ * one for the pinned SDKs, see `CallPolicy`). It fires at the attempt timeout and cuts the request,
+ * body included. Every wait is a timer cleared when the call ends, aborts or passes its deadline.
  */
 export async function callWithRetries<T>(
   policy: CallPolicy,
@@ -127,22 +112,14 @@ export async function callWithRetries<T>(
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
+      const current = attemptSignal(policy, call);
       let failure: SwarmError;
-      if (call.signal === undefined) {
-        try {
-          return await settleWithin(attempt(undefined, index), policy.timeoutMs);
-        } catch (error) {
-          failure = error === attemptTimedOut ? attemptTimeoutError(policy) : classify(error);
-        }
-      } else {
-        const current = linkSignal(call.signal, policy.timeoutMs);
-        try {
-          return await attempt(current.signal, index);
-        } catch (error) {
-          failure = classifyFailure(error, policy, callerSignal, call, current, classify);
-        } finally {
-          current.release();
-        }
+      try {
+        return await attempt(current.signal, index);
+      } catch (error) {
+        failure = classifyFailure(error, policy, callerSignal, call, current, classify);
+      } finally {
+        current.release();
       }
       await waitBeforeRetry(failure, index, policy, started, callerSignal, call);
     }
@@ -165,7 +142,7 @@ export async function* streamWithRetries<E>(
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
-      const current = linkSignal(call.signal, policy.timeoutMs);
+      const current = attemptSignal(policy, call);
       let yielded = 0;
       let failure: SwarmError;
       try {
