@@ -27,10 +27,14 @@ async function bareFakeTurn(): Promise<string> {
   return (await fakeModel.generate({ messages })).text;
 }
 
-// The same work by hand with the bare openai SDK.
-async function bareSdkTurn(client: OpenAI, content: string): Promise<string> {
+// The same work by hand with the bare openai SDK (with `signal`, each call can be cancelled).
+async function bareSdkTurn(client: OpenAI, content: string, signal?: AbortSignal): Promise<string> {
   const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content }];
-  const first = await client.chat.completions.create({ model: 'gpt-bench', messages, tools: [addToolParam] });
+  const options = signal ? { signal } : undefined;
+  const first = await client.chat.completions.create(
+    { model: 'gpt-bench', messages, tools: [addToolParam] },
+    options,
+  );
   const message = first.choices[0]!.message;
   messages.push(message);
   for (const call of message.tool_calls ?? []) {
@@ -38,11 +42,10 @@ async function bareSdkTurn(client: OpenAI, content: string): Promise<string> {
     const { a, b } = JSON.parse(call.function.arguments) as { a: number; b: number };
     messages.push({ role: 'tool', tool_call_id: call.id, content: String(a + b) });
   }
-  const second = await client.chat.completions.create({
-    model: 'gpt-bench',
-    messages,
-    tools: [addToolParam],
-  });
+  const second = await client.chat.completions.create(
+    { model: 'gpt-bench', messages, tools: [addToolParam] },
+    options,
+  );
   return second.choices[0]!.message.content ?? '';
 }
 
@@ -77,8 +80,16 @@ async function fakeModelOverhead(): Promise<void> {
 async function inMemoryTransport(): Promise<void> {
   const client = inMemoryOpenAI();
   const agent = new Agent({ name: 'bench', model: openaiModel('gpt-bench', { client }), tools: [add] });
+  const question = 'What is 2 + 3?';
   const c = await compare(
-    { sdk: () => bareSdkTurn(client, 'What is 2 + 3?'), agent: () => agent.run('What is 2 + 3?') },
+    {
+      sdk: () => bareSdkTurn(client, question),
+      agent: () => agent.run(question),
+      // Not the target: both sides given a cancel signal (one AbortController per turn), which costs
+      // the SDK a few microseconds per call whoever hands it over.
+      sdkSignal: () => bareSdkTurn(client, question, new AbortController().signal),
+      agentSignal: () => agent.run(question, { signal: new AbortController().signal }),
+    },
     { perRound: 250, rounds: 20, warmup: 1_000 },
   );
   const t = c.perCall;
@@ -86,6 +97,9 @@ async function inMemoryTransport(): Promise<void> {
   console.log('Agent over the OpenAI provider vs the bare openai SDK (in-memory fetch, one-tool turn)');
   console.log(
     `  bare SDK: ${t.sdk.toFixed(1)} µs/turn, Agent: ${t.agent.toFixed(1)} µs/turn, ratio ${ratio.toFixed(3)}x (target <= 1.05x: ${verdict(ratio <= 1.05)})`,
+  );
+  console.log(
+    `  both given an AbortSignal per turn (not the target): bare SDK ${t.sdkSignal.toFixed(1)} µs/turn, Agent ${t.agentSignal.toFixed(1)} µs/turn, ratio ${c.ratio('agentSignal', 'sdkSignal').toFixed(3)}x`,
   );
 }
 

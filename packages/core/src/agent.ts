@@ -81,6 +81,8 @@ export class Agent {
   readonly maxTokens: number | undefined;
   readonly maxTurns: number;
   readonly toolTimeoutMs: number | undefined;
+  // The agent's own tools by name, built once: a run given no extra tools reads it, never writes it.
+  readonly #toolsByName: ReadonlyMap<string, Tool>;
 
   constructor(options: AgentOptions) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
@@ -122,35 +124,42 @@ export class Agent {
     this.maxTokens = options.maxTokens;
     this.maxTurns = maxTurns;
     this.toolTimeoutMs = options.toolTimeoutMs;
+    this.#toolsByName = new Map(this.tools.map((t) => [t.name, t]));
   }
 
   /**
    * Runs the tool loop: call the model; run the tools it asked for (concurrently); repeat until it
    * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls.
    */
-  async run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
-    const context = options.context ?? new RunContext({ ...options, name: this.name });
-    const history: Message[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
-    const extra = options.tools ?? [];
-    const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
-    const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
-    if (twice !== undefined) {
-      throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
-    }
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    context.emit({ type: 'agent.start', agent: this.name });
+  run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
+    // Not async, so that a run in flight holds one suspended frame less; what throws here rejects.
+    let context: RunContext;
+    let history: Message[];
+    let byName: ReadonlyMap<string, Tool>;
     try {
-      return await this.#loop(history, byName, options, context);
+      context = options.context ?? new RunContext({ ...options, name: this.name });
+      history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
+      const extra = options.tools ?? [];
+      const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
+      const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
+      if (twice !== undefined) {
+        throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
+      }
+      byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
+      context.emit({ type: 'agent.start', agent: this.name });
     } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#loop(history, byName, options, context).catch((error: unknown) => {
       context.emitError('agent.error', error, this.name);
       throw error;
-    }
+    });
   }
 
   // The tool loop proper: call the model, run the tools it asked for, until it answers.
   async #loop(
     history: Message[],
-    byName: Map<string, Tool>,
+    byName: ReadonlyMap<string, Tool>,
     options: AgentRunOptions,
     context: RunContext,
   ): Promise<AgentResult> {
@@ -226,7 +235,7 @@ export class Agent {
   // turn: calls after it are not started and are answered as not executed.
   async #runTools(
     calls: ToolCall[],
-    byName: Map<string, Tool>,
+    byName: ReadonlyMap<string, Tool>,
     context: RunContext,
   ): Promise<(ToolCallRecord & { value?: unknown })[]> {
     const firstEnding = calls.findIndex((c) => byName.get(c.name)?.endsRun);

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AbortError } from './errors.js';
-import { abortableDelay, linkSignal, raceSignal } from './linked-signal.js';
+import { abortableDelay, lightLinkSignal, linkSignal, raceSignal } from './linked-signal.js';
 
 const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
 
@@ -81,5 +81,82 @@ describe('raceSignal', () => {
     controller.abort();
     await expect(race).rejects.toBeInstanceOf(AbortError);
     await expect(raceSignal(Promise.resolve(1), AbortSignal.abort())).rejects.toBeInstanceOf(AbortError);
+  });
+});
+
+describe('lightLinkSignal', () => {
+  it('fires its abort listeners (functions, handleEvent objects and onabort) once, at its time', async () => {
+    const linked = lightLinkSignal(undefined, 10);
+    const { signal } = linked;
+    const calls: string[] = [];
+    const listener = () => calls.push('function');
+    signal.addEventListener('abort', listener, { once: true });
+    signal.addEventListener('abort', listener); // the same listener twice counts once, as on an EventTarget
+    signal.addEventListener('abort', { handleEvent: (event) => calls.push(`object:${event.type}`) });
+    signal.onabort = () => calls.push('onabort');
+    expect(signal.aborted).toBe(false);
+    expect(linked.cause).toBeUndefined();
+    signal.throwIfAborted();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(calls).toEqual(['function', 'object:abort', 'onabort']);
+    expect(signal.aborted).toBe(true);
+    expect(linked.cause).toBe('timeout');
+    expect(signal.reason).toBeInstanceOf(Error);
+    expect(() => signal.throwIfAborted()).toThrow(/Timed out after 10 ms/);
+    linked.release();
+  });
+
+  it('does not call a removed listener, and release() clears its timer', async () => {
+    const before = timers();
+    const linked = lightLinkSignal(undefined, 10);
+    const called: string[] = [];
+    const listener = () => called.push('removed one');
+    linked.signal.addEventListener('abort', listener);
+    linked.signal.removeEventListener('abort', listener);
+    expect(timers()).toBe(before + 1);
+    linked.release();
+    expect(timers()).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(linked.signal.aborted).toBe(false);
+    expect(called).toEqual([]);
+  });
+
+  it('makes no timer for an infinite time', () => {
+    const before = timers();
+    const linked = lightLinkSignal(undefined, Number.POSITIVE_INFINITY);
+    expect(timers()).toBe(before);
+    linked.release();
+  });
+
+  it('follows its parent with one listener, removed on release or when it fires', () => {
+    const parent = new AbortController();
+    const linked = lightLinkSignal(parent.signal, 60_000);
+    const seen: unknown[] = [];
+    linked.signal.addEventListener('abort', () => seen.push(linked.signal.reason));
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
+    parent.abort('stop');
+    expect(seen).toEqual(['stop']);
+    expect(linked.cause).toBe('parent');
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+    linked.release();
+
+    const other = new AbortController();
+    const released = lightLinkSignal(other.signal, 60_000);
+    released.release();
+    expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
+    other.abort();
+    expect(released.signal.aborted).toBe(false);
+  });
+
+  it('is aborted at once, with no listener and no timer, under a parent already aborted', () => {
+    const before = timers();
+    const parent = new AbortController();
+    parent.abort('early');
+    const linked = lightLinkSignal(parent.signal, 60_000);
+    expect(linked.signal.aborted).toBe(true);
+    expect(linked.signal.reason).toBe('early');
+    expect(linked.cause).toBe('parent');
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+    expect(timers()).toBe(before);
   });
 });

@@ -8,6 +8,7 @@ import { RunContext } from './run-context.js';
 import { runStream } from './run-stream.js';
 import { Gate } from './testing/gate.js';
 import { reply, respond, ScriptedModel } from './testing/scripted-model.js';
+import type { Model } from './types.js';
 
 /** A model whose every call waits at `gate`, then answers 'ok'. */
 function answersOkAt(gate: Gate): ScriptedModel {
@@ -369,5 +370,38 @@ describe('model call events', () => {
     await expect(context.callModel(new ScriptedModel(), { messages: [] })).rejects.toThrow(/script is spent/);
     const [request, error] = events;
     expect(error).toMatchObject({ type: 'model.error', callId: request!.callId, code: 'MODEL' });
+  });
+});
+
+describe('callModel with hand-written models', () => {
+  const request = { messages: [{ role: 'user' as const, content: 'hi' }] };
+  const answer = {
+    text: 'ok',
+    toolCalls: [],
+    usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0, reasoningTokens: 0, totalTokens: 2 },
+    finishReason: 'stop' as const,
+    modelId: 'plain',
+  };
+
+  it('takes an answer a generate returns without a promise, and counts its usage', async () => {
+    const context = new RunContext();
+    const model = { id: 'plain', generate: () => answer } as unknown as Model;
+    await expect(context.callModel(model, request)).resolves.toBe(answer);
+    expect(context.usage.totalTokens).toBe(2);
+  });
+
+  it('rejects (never throws) when generate throws synchronously, with a model.error event', async () => {
+    const events: SwarmEvent[] = [];
+    const context = new RunContext({ onEvent: (event) => events.push(event) });
+    const model: Model = {
+      id: 'broken',
+      generate: () => {
+        throw new Error('boom');
+      },
+    };
+    const pending = context.callModel(model, request);
+    await expect(pending).rejects.toThrow('boom');
+    expect(events.map((event) => event.type)).toEqual(['model.request', 'model.error']);
+    expect(context.llmCalls).toBe(1);
   });
 });

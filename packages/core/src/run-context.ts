@@ -208,7 +208,9 @@ export class RunContext {
     // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
     let started = false;
-    const call = async (): Promise<ModelResponse> => {
+    // Not async: a sync throw is caught below (or by the limiter) like a rejection, and a run in
+    // flight holds one suspended frame less.
+    const call = (): Promise<ModelResponse> => {
       throwIfAborted(signal);
       // Tokens spent by calls that finished while this one waited for a limiter slot count too.
       this.#checkTokens();
@@ -222,12 +224,14 @@ export class RunContext {
         messages: request.messages.length,
       });
       const sent = signal ? { ...request, signal } : request;
-      const response = await (this.textDeltas && model.stream
-        ? this.#streamed(model, sent)
-        : model.generate(sent));
-      // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
-      for (let run: RunContext | undefined = this; run; run = run.parent) addUsage(run.usage, response.usage);
-      return response;
+      const pending = this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
+      // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
+      return Promise.resolve(pending).then((response) => {
+        // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
+        for (let run: RunContext | undefined = this; run; run = run.parent)
+          addUsage(run.usage, response.usage);
+        return response;
+      });
     };
     try {
       const response = this.limiter ? await this.limiter.run(call, { signal }) : await call();

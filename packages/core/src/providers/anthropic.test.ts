@@ -1,4 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import type Anthropic from '@anthropic-ai/sdk';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../types.js';
@@ -314,6 +316,55 @@ describe('anthropicModel', () => {
       expect(server.requests).toHaveLength(0);
     } finally {
       if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+});
+
+describe('anthropicModel request options', () => {
+  it("hands a client the user brings a fresh real AbortSignal per attempt, never the caller's", async () => {
+    const seen: Anthropic.RequestOptions[] = [];
+    const client = {
+      messages: {
+        create: async (_params: unknown, options: Anthropic.RequestOptions) => {
+          seen.push(options);
+          return {
+            model: 'claude-opus-4-7',
+            content: [{ type: 'text', text: 'ok' }],
+            stop_reason: 'end_turn',
+          };
+        },
+      },
+    } as unknown as Anthropic;
+    const fake = anthropicModel('claude-opus-4-7', { client, timeoutMs: 1_234 });
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    await fake.generate({ messages });
+    expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
+    expect(seen[0]).toMatchObject({ timeout: 1_234, maxRetries: 0 });
+
+    const { signal } = new AbortController();
+    for (let i = 0; i < 100; i++) await fake.generate({ messages, signal });
+    expect(seen[1]?.signal).toBeInstanceOf(AbortSignal);
+    expect(seen[1]?.signal).not.toBe(signal);
+    expect(new Set(seen.map((options) => options.signal)).size).toBe(seen.length);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('cuts the connection of a body that stalls after its headers at timeoutMs, with or without a caller signal', async () => {
+    for (const signal of [undefined, new AbortController().signal]) {
+      for (const stream of [false, true]) {
+        server.enqueue({ fault: 'stall' });
+        const started = performance.now();
+        const request = { messages: [{ role: 'user' as const, content: 'hi' }], signal };
+        const pending = stream
+          ? collect(model({ timeoutMs: 300 }).stream!(request))
+          : model({ timeoutMs: 300 }).generate(request);
+        const error = await pending.catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ModelError);
+        expect((error as Error).message).toMatch(/timed out after 300 ms/);
+        expect(performance.now() - started).toBeLessThan(3_000);
+        // The SDK's request was cut, not abandoned: the server sees the connection close.
+        await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+      }
     }
   });
 });

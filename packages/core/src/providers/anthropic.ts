@@ -76,7 +76,9 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     );
   }
   const provider = options.provider ?? 'anthropic';
-  const policy = callPolicy(provider, options);
+  // A client swarm creates itself is the pinned SDK, whose use of a signal is known: calls nothing
+  // else can cancel run on a light signal (see callPolicy); a client the user brings gets real ones.
+  const policy = callPolicy(provider, options, { lightSignals: options.client === undefined });
   let sdk: AnthropicSdk | undefined;
   let client = options.client;
   const getClient = async (): Promise<Anthropic> => {
@@ -99,20 +101,26 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     return client;
   };
 
+  const timeout = Math.ceil(policy.timeoutMs);
   const requestOptions = (signal: AbortSignal): Anthropic.RequestOptions => ({
     signal,
-    timeout: Math.ceil(policy.timeoutMs),
+    timeout,
     maxRetries: 0,
   });
-  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: sdk?.default });
+  const classify = (error: unknown) =>
+    toSwarmError(error, { provider, sdk: sdk?.default, timeoutMs: policy.timeoutMs });
 
   return {
     id: `${provider}:${model}`,
 
     async generate(request) {
       const params = toMessageParams(model, request, defaultMaxTokens);
+      // The SDK is loaded (once) before the first attempt, so its import never counts against an
+      // attempt's timeout (a slow import under load timed every attempt out).
+      const anthropic = await raceAbort(getClient(), request.signal, provider).catch((error: unknown) => {
+        throw classify(error);
+      });
       return callWithRetries(policy, request.signal, classify, async (signal) => {
-        const anthropic = await getClient();
         const message = await raceAbort(
           anthropic.messages.create(params, requestOptions(signal)),
           signal,

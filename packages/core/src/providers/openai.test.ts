@@ -1,4 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import OpenAI from 'openai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../types.js';
@@ -9,6 +11,8 @@ const weather: ToolDefinition = {
   description: 'Current weather of a city',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
+
+type Fetch = (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 let server: MockProviderServer;
 
@@ -271,8 +275,11 @@ describe('openaiModel', () => {
       messages: [{ role: 'user', content: 'hi' }],
       signal: controller.signal,
     });
+    const started = performance.now();
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toBeInstanceOf(AbortError);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('stops waiting out a Retry-After as soon as the call is aborted', async () => {
@@ -310,16 +317,108 @@ describe('openaiModel', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('cuts a hanging call at timeoutMs with a retryable ModelError', async () => {
-    server.enqueue({ fault: 'hang' });
-    const started = Date.now();
-    const error = await model({ timeoutMs: 100, maxRetries: 0 })
-      .generate({ messages: [{ role: 'user', content: 'hi' }] })
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ModelError);
-    expect(error).not.toBeInstanceOf(AbortError);
-    expect(error).toMatchObject({ retryable: true, provider: 'openai' });
-    expect(Date.now() - started).toBeLessThan(2000);
+  it('cuts a hanging call at timeoutMs with a retryable ModelError, with or without a caller signal', async () => {
+    for (const signal of [undefined, new AbortController().signal]) {
+      server.enqueue({ fault: 'hang' });
+      const started = Date.now();
+      const error = await model({ timeoutMs: 100, maxRetries: 0 })
+        .generate({ messages: [{ role: 'user', content: 'hi' }], signal })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error).not.toBeInstanceOf(AbortError);
+      expect(error).toMatchObject({ retryable: true, provider: 'openai' });
+      expect((error as Error).message).toMatch(/timed out after 100 ms/);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
+
+  it("hands a client the user brings a fresh real AbortSignal per attempt, never the caller's", async () => {
+    const seen: OpenAI.RequestOptions[] = [];
+    const client = {
+      chat: {
+        completions: {
+          create: async (_params: unknown, options: OpenAI.RequestOptions) => {
+            seen.push(options);
+            return { model: 'gpt-5.4', choices: [{ message: { content: 'ok' }, finish_reason: 'stop' }] };
+          },
+        },
+      },
+    } as unknown as OpenAI;
+    const fake = openaiModel('gpt-5.4', { client, timeoutMs: 1_234 });
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    await fake.generate({ messages });
+    expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
+    expect(seen[0]).toMatchObject({ timeout: 1_234, maxRetries: 0 });
+
+    const { signal } = new AbortController();
+    for (let i = 0; i < 100; i++) await fake.generate({ messages, signal });
+    expect(seen[1]?.signal).toBeInstanceOf(AbortSignal);
+    expect(seen[1]?.signal).not.toBe(signal);
+    expect(new Set(seen.map((options) => options.signal)).size).toBe(seen.length);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('cuts the connection of a body that stalls after its headers at timeoutMs, with or without a caller signal', async () => {
+    for (const signal of [undefined, new AbortController().signal]) {
+      for (const stream of [false, true]) {
+        server.enqueue({ fault: 'stall' });
+        const started = performance.now();
+        const request = { messages: [{ role: 'user' as const, content: 'hi' }], signal };
+        const pending = stream
+          ? collect(model({ timeoutMs: 100 }).stream!(request))
+          : model({ timeoutMs: 100 }).generate(request);
+        const error = await pending.catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ModelError);
+        expect((error as Error).message).toMatch(/timed out after 100 ms/);
+        expect(performance.now() - started).toBeLessThan(2_000);
+        // The SDK's request was cut, not abandoned: the server sees the connection close.
+        await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+      }
+    }
+  });
+
+  it('cuts the connection when the caller aborts during a stalled body, for an OpenAI client the user brings too', async () => {
+    const own = new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 });
+    for (const options of [{}, { client: own }]) {
+      server.enqueue({ fault: 'stall' });
+      const controller = new AbortController();
+      const pending = model(options).generate({
+        messages: [{ role: 'user', content: 'hi' }],
+        signal: controller.signal,
+      });
+      await vi.waitFor(() => expect(server.openResponses).toBe(1), { timeout: 2_000, interval: 5 });
+      controller.abort();
+      await expect(pending).rejects.toBeInstanceOf(AbortError);
+      await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    }
+  });
+
+  it('fails a call whose body stalls after the headers at timeoutMs, without a caller signal too', async () => {
+    const stalled: Fetch = async () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"choices":'));
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    const client = new OpenAI({
+      apiKey: 'k',
+      baseURL: 'http://127.0.0.1:9/v1',
+      maxRetries: 0,
+      fetch: stalled,
+    });
+    for (const signal of [undefined, new AbortController().signal]) {
+      const started = performance.now();
+      const error = await openaiModel('gpt-5.4', { client, timeoutMs: 100, maxRetries: 0 })
+        .generate({ messages: [{ role: 'user', content: 'hi' }], signal })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelError);
+      expect((error as Error).message).toMatch(/timed out after 100 ms/);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
   });
 
   it('raises a ConfigError naming OPENAI_API_KEY at the first call when no key is set', async () => {

@@ -38,45 +38,36 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
   const getClient = lazyOpenAIClient(options);
-  const policy = callPolicy(provider, options);
+  // A client of the pinned SDK (created here, or an instance of the same OpenAI class) uses a signal
+  // in a known way: calls nothing else can cancel run on a light signal (see callPolicy). Any other
+  // client (a wrapper, a fake, another copy of the SDK) gets real AbortSignals.
+  const lightSignals = options.client === undefined || options.client instanceof OpenAI;
+  const policy = callPolicy(provider, options, { lightSignals });
 
-  const requestOptions = (signal: AbortSignal): OpenAI.RequestOptions => ({
-    signal,
-    timeout: Math.ceil(policy.timeoutMs),
-    maxRetries: 0,
-  });
-  const classify = (error: unknown) => toSwarmError(error, { provider, sdk: OpenAI });
+  const timeout = Math.ceil(policy.timeoutMs);
+  const requestOptions = (signal: AbortSignal): OpenAI.RequestOptions => ({ signal, timeout, maxRetries: 0 });
+  const classify = (error: unknown) =>
+    toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
 
   return {
     id: `${provider}:${model}`,
 
-    async generate(request) {
-      const params = toChatParams(model, request, maxTokensParam);
-      return callWithRetries(policy, request.signal, classify, async (signal) => {
-        const completion = await raceAbort(
-          getClient().chat.completions.create(params, requestOptions(signal)),
-          signal,
-          provider,
-        );
-        const choice = completion.choices?.[0];
-        if (!choice?.message) {
-          throw new ModelError(`${provider}: the response has no choices.`, { provider, retryable: true });
-        }
-        const toolCalls: ToolCall[] = [];
-        for (const call of choice.message.tool_calls ?? []) {
-          if (call.type === 'function') {
-            toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
-          }
-        }
-        const text = choice.message.content ?? '';
-        return {
-          text,
-          toolCalls,
-          usage: toUsage(completion.usage) ?? estimateUsage(request, text, toolCalls),
-          finishReason: toFinishReason(choice.finish_reason),
-          modelId: completion.model || model,
-        };
-      });
+    // Plain functions returning promises rather than async ones: a run in flight holds every
+    // suspended async frame, and at a thousand concurrent runs those frames are garbage-collector work.
+    generate(request) {
+      let params: ChatParams;
+      try {
+        params = toChatParams(model, request, maxTokensParam);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const toResponse = (completion: OpenAI.Chat.ChatCompletion) =>
+        fromCompletion(completion, request, model, provider);
+      return callWithRetries(policy, request.signal, classify, (signal) =>
+        raceAbort(getClient().chat.completions.create(params, requestOptions(signal)), signal, provider).then(
+          toResponse,
+        ),
+      );
     },
 
     async *stream(request) {
@@ -148,6 +139,33 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
       };
       yield* streamWithRetries(policy, request.signal, classify, attempt);
     },
+  };
+}
+
+/** The swarm response of a completion; a completion without a choice is a retryable fault. */
+function fromCompletion(
+  completion: OpenAI.Chat.ChatCompletion,
+  request: ModelRequest,
+  model: string,
+  provider: string,
+): ModelResponse {
+  const choice = completion.choices?.[0];
+  if (!choice?.message) {
+    throw new ModelError(`${provider}: the response has no choices.`, { provider, retryable: true });
+  }
+  const toolCalls: ToolCall[] = [];
+  for (const call of choice.message.tool_calls ?? []) {
+    if (call.type === 'function') {
+      toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
+    }
+  }
+  const text = choice.message.content ?? '';
+  return {
+    text,
+    toolCalls,
+    usage: toUsage(completion.usage) ?? estimateUsage(request, text, toolCalls),
+    finishReason: toFinishReason(choice.finish_reason),
+    modelId: completion.model || model,
   };
 }
 

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { openaiModel } from './openai.js';
@@ -20,18 +21,74 @@ describe('retryAfterMs', () => {
   });
 });
 
+function timers(): number {
+  return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+}
+
 describe('callWithRetries', () => {
   const policy = callPolicy('test', { maxRetries: 3, initialRetryDelayMs: 1, timeoutMs: 1_000 });
 
   it('retries a retryable failure and returns the first success, each attempt on a fresh signal', async () => {
-    const signals: AbortSignal[] = [];
-    const value = await callWithRetries(policy, undefined, classify, async (signal, attempt) => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const { signal: caller } = new AbortController();
+    const value = await callWithRetries(policy, caller, classify, async (signal, attempt) => {
       signals.push(signal);
       if (attempt < 2) throw new ModelError('busy', { provider: 'test', retryable: true });
       return 'done';
     });
     expect(value).toBe('done');
+    expect(signals.every((signal) => signal instanceof AbortSignal && signal !== caller)).toBe(true);
     expect(new Set(signals).size).toBe(3);
+    expect(getEventListeners(caller, 'abort')).toHaveLength(0);
+  });
+
+  it('gives each attempt a real AbortSignal without a caller signal, unless the policy allows light ones', async () => {
+    const signals: AbortSignal[] = [];
+    await callWithRetries(policy, undefined, classify, async (signal) => signals.push(signal));
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+  });
+
+  it('runs the attempts of a call nothing can cancel on fresh light signals when allowed, and still retries', async () => {
+    const light = callPolicy('test', { maxRetries: 3, initialRetryDelayMs: 1 }, { lightSignals: true });
+    const signals: AbortSignal[] = [];
+    const before = timers();
+    const value = await callWithRetries(light, undefined, classify, async (signal, attempt) => {
+      signals.push(signal);
+      if (attempt < 2) throw new ModelError('busy', { provider: 'test', retryable: true });
+      return 'done';
+    });
+    expect(value).toBe('done');
+    expect(signals).toHaveLength(3);
+    expect(new Set(signals).size).toBe(3);
+    expect(signals.some((signal) => signal instanceof AbortSignal)).toBe(false);
+    expect(signals.every((signal) => signal.aborted === false)).toBe(true);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it('links light signals to a caller signal: its abort ends the attempt as AbortError, no listener left', async () => {
+    const light = callPolicy('test', {}, { lightSignals: true });
+    const caller = new AbortController();
+    const signals: AbortSignal[] = [];
+    await callWithRetries(light, caller.signal, classify, async (signal) => signals.push(signal));
+    expect(signals[0]).not.toBeInstanceOf(AbortSignal);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+
+    const call = callWithRetries(light, caller.signal, classify, (signal) => {
+      setTimeout(() => caller.abort(), 5);
+      return new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('cut'))),
+      );
+    });
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('links the attempts to a deadline when there is one, even without a caller signal', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    await callWithRetries(callPolicy('test', { deadlineMs: 5_000 }), undefined, classify, async (signal) =>
+      signals.push(signal),
+    );
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
   });
 
   it('does not retry a non-retryable failure', async () => {
@@ -44,16 +101,43 @@ describe('callWithRetries', () => {
     expect(attempts).toBe(1);
   });
 
-  it('turns an attempt that outlives timeoutMs into a retryable timeout, even when it ignores its signal', async () => {
+  it('turns an attempt that outlives timeoutMs into a retryable timeout, not an abort', async () => {
+    const { signal: caller } = new AbortController();
     const error = await callWithRetries(
       callPolicy('test', { maxRetries: 0, timeoutMs: 20 }),
-      undefined,
+      caller,
       classify,
       (signal) =>
-        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+        new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
+    expect(error).not.toBeInstanceOf(AbortError);
     expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
+    expect(getEventListeners(caller, 'abort')).toHaveLength(0);
+  });
+
+  it('times out an attempt on a light signal with the same typed error, firing its listeners, and retries it', async () => {
+    const before = timers();
+    const seen: AbortSignal[] = [];
+    const started = performance.now();
+    const error = await callWithRetries(
+      callPolicy('test', { maxRetries: 1, initialRetryDelayMs: 1, timeoutMs: 20 }, { lightSignals: true }),
+      undefined,
+      classify,
+      (signal) => {
+        seen.push(signal);
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('cut by the attempt signal'))),
+        );
+      },
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).not.toBeInstanceOf(AbortError);
+    expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
+    expect(seen).toHaveLength(2);
+    expect(seen.every((signal) => signal.aborted && signal.reason instanceof Error)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 
   it('reports an abort by the caller as AbortError, not as a provider failure', async () => {
@@ -61,7 +145,7 @@ describe('callWithRetries', () => {
     const call = callWithRetries(policy, controller.signal, classify, (signal) => {
       setTimeout(() => controller.abort(), 5);
       return new Promise((_resolve, reject) =>
-        signal.addEventListener('abort', () => reject(new Error('cut'))),
+        signal?.addEventListener('abort', () => reject(new Error('cut'))),
       );
     });
     await expect(call).rejects.toBeInstanceOf(AbortError);

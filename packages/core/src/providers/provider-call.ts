@@ -1,5 +1,5 @@
 import { AbortError, ModelError, type SwarmError } from '../errors.js';
-import { abortableDelay, type LinkedSignal, linkSignal } from '../linked-signal.js';
+import { abortableDelay, type LinkedSignal, lightLinkSignal, linkSignal } from '../linked-signal.js';
 
 /** The SDK's own default timeout of one HTTP attempt: 10 minutes. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
@@ -42,12 +42,22 @@ export interface CallPolicy {
   maxRetryDelayMs: number;
   initialRetryDelayMs: number;
   deadlineMs: number | undefined;
+  /**
+   * Whether attempts may run on a `lightLinkSignal` instead of a real linked AbortSignal: true only
+   * for clients of the pinned SDKs, whose use of a signal is known (any other client gets real ones).
+   */
+  lightSignals: boolean;
 }
 
 /** Applies the defaults to validated options. */
-export function callPolicy(provider: string, options: ProviderCallOptions): CallPolicy {
+export function callPolicy(
+  provider: string,
+  options: ProviderCallOptions,
+  settings: { lightSignals?: boolean } = {},
+): CallPolicy {
   return {
     provider,
+    lightSignals: settings.lightSignals ?? false,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
@@ -59,7 +69,11 @@ export function callPolicy(provider: string, options: ProviderCallOptions): Call
 /** Turns what one attempt threw into a swarm error (provider-specific; see `toSwarmError`). */
 export type ClassifyError = (error: unknown) => SwarmError;
 
-/** One attempt of a call, on its own signal (linked to the caller's, with the attempt timeout). */
+/**
+ * One attempt of a call, on its own signal: linked to the caller's (and the call's deadline), firing
+ * at the attempt timeout; a light one when the policy allows (see `lightLinkSignal`). Hand it to the
+ * SDK: its firing cuts the request.
+ */
 export type Attempt<T> = (signal: AbortSignal, attempt: number) => Promise<T>;
 
 /** The whole call's scope: the caller's signal, linked to a deadline only when there is one. */
@@ -68,14 +82,25 @@ type CallScope = Pick<LinkedSignal, 'cause' | 'release'> & { readonly signal: Ab
 // Linking costs a controller and a listener; without a deadline the attempts link to the caller's
 // signal directly, so a call pays for one linked signal, not two.
 function callScope(callerSignal: AbortSignal | undefined, deadlineMs: number | undefined): CallScope {
-  if (deadlineMs === undefined) return { signal: callerSignal, cause: undefined, release: () => {} };
+  if (deadlineMs === undefined) return { signal: callerSignal, cause: undefined, release: noop };
   return linkSignal(callerSignal, deadlineMs);
 }
 
+function noop(): void {}
+
+// The attempt's own signal, linked to the call's (if any) and firing at the attempt timeout: a light
+// one where the SDK is known to use nothing else of a signal (no AbortSignal to make per attempt).
+function attemptSignal(policy: CallPolicy, call: CallScope): LinkedSignal {
+  return policy.lightSignals
+    ? lightLinkSignal(call.signal, policy.timeoutMs)
+    : linkSignal(call.signal, policy.timeoutMs);
+}
+
 /**
- * Runs a provider call with swarm's retry policy. Every attempt gets its own signal linked to the
- * caller's, released when the attempt ends, so the caller's signal keeps no listener; every wait
- * is a timer cleared when the call ends, aborts or passes its deadline.
+ * Runs a provider call with swarm's retry policy. Every attempt gets its own signal, linked to the
+ * caller's and released when the attempt ends, so the caller's signal keeps no listener (a light
+ * one for the pinned SDKs, see `CallPolicy`). It fires at the attempt timeout and cuts the request,
+ * body included. Every wait is a timer cleared when the call ends, aborts or passes its deadline.
  */
 export async function callWithRetries<T>(
   policy: CallPolicy,
@@ -87,7 +112,7 @@ export async function callWithRetries<T>(
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
-      const current = linkSignal(call.signal, policy.timeoutMs);
+      const current = attemptSignal(policy, call);
       let failure: SwarmError;
       try {
         return await attempt(current.signal, index);
@@ -117,7 +142,7 @@ export async function* streamWithRetries<E>(
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
-      const current = linkSignal(call.signal, policy.timeoutMs);
+      const current = attemptSignal(policy, call);
       let yielded = 0;
       let failure: SwarmError;
       try {
@@ -153,14 +178,17 @@ function classifyFailure(
     return new AbortError(`The ${provider} call was aborted.`, { cause: callerSignal.reason });
   }
   if (call.cause === 'timeout') return deadlineError(policy, error);
-  if (current.cause === 'timeout') {
-    return new ModelError(`${provider}: the request timed out after ${policy.timeoutMs} ms.`, {
-      provider,
-      retryable: true,
-      cause: error,
-    });
-  }
+  if (current.cause === 'timeout') return attemptTimeoutError(policy, error);
   return classify(error);
+}
+
+function attemptTimeoutError(policy: CallPolicy, cause?: unknown): ModelError {
+  const { provider } = policy;
+  return new ModelError(`${provider}: the request timed out after ${policy.timeoutMs} ms.`, {
+    provider,
+    retryable: true,
+    ...(cause !== undefined && { cause }),
+  });
 }
 
 function deadlineError(policy: CallPolicy, cause: unknown): ModelError {

@@ -20,16 +20,27 @@ export function isRetryableStatus(status: number | undefined): boolean {
 /** Turns anything an SDK call threw (`sdk`: its error classes, when loaded) into an `AbortError` (the caller cancelled) or a `ModelError`. */
 export function toSwarmError(
   error: unknown,
-  details: { provider: string; signal?: AbortSignal | undefined; sdk?: SdkErrorClasses | undefined },
+  details: {
+    provider: string;
+    signal?: AbortSignal | undefined;
+    sdk?: SdkErrorClasses | undefined;
+    /** The request timeout the SDK was given, named in the message when the SDK's own timer fired. */
+    timeoutMs?: number | undefined;
+  },
 ): SwarmError {
-  const { provider, signal, sdk } = details;
+  const { provider, signal, sdk, timeoutMs } = details;
   if (SwarmError.isInstance(error)) return error;
   if (signal?.aborted || (sdk && error instanceof sdk.APIUserAbortError)) {
     return new AbortError(`The ${provider} call was aborted.`, { cause: signal?.reason ?? error });
   }
   const message = error instanceof Error ? error.message : String(error);
   if (sdk && error instanceof sdk.APIConnectionTimeoutError) {
-    return new ModelError(`${provider}: the request timed out.`, { provider, retryable: true, cause: error });
+    const after = timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`;
+    return new ModelError(`${provider}: the request timed out${after}.`, {
+      provider,
+      retryable: true,
+      cause: error,
+    });
   }
   if (sdk && error instanceof sdk.APIConnectionError) {
     return new ModelError(`${provider}: connection failed: ${message}`, {
@@ -134,6 +145,16 @@ export function raceAbort<T>(
       reject(new AbortError(`The ${provider} call was aborted.`, { cause: signal.reason }));
     if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    // Settled by hand rather than with .finally(): one promise fewer on every call.
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }

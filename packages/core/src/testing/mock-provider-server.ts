@@ -46,7 +46,12 @@ export type MockFault =
    */
   | { fault: 'reset'; at: 'before-headers' | 'mid-body'; afterEvents?: number; reply?: MockReply }
   /** 200 with no answer in it: no `choices` (OpenAI) or no `content` (Anthropic), or an empty stream. */
-  | { fault: 'empty' };
+  | { fault: 'empty' }
+  /**
+   * 200 headers and the start of the body (or of the stream), then nothing, until the client
+   * disconnects or the server closes: a body that stalls after its headers.
+   */
+  | { fault: 'stall' };
 
 /** One scripted step: an answer or a fault. */
 export type MockStep = MockReply | MockFault;
@@ -95,6 +100,11 @@ export interface MockProviderServer {
   enqueue(...steps: MockStep[]): void;
   /** How many scripted steps are still waiting. */
   readonly remaining: number;
+  /**
+   * Responses whose connection is still open: a request being answered, or one left hanging or
+   * stalled that the client has not cut. 0 once every client has let go of what it abandoned.
+   */
+  readonly openResponses: number;
   /** Stops the server and destroys open connections, hung ones included. */
   close(): Promise<void>;
 }
@@ -108,6 +118,7 @@ export async function mockProviderServer(
   const script: MockStep[] = [];
   const requests: MockRequest[] = [];
   let counter = 0;
+  let openResponses = 0;
   const nextId = () => ++counter;
 
   const server = createServer((req, res) => {
@@ -124,7 +135,11 @@ export async function mockProviderServer(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const gone = new AbortController();
-    res.on('close', () => gone.abort());
+    openResponses++;
+    res.on('close', () => {
+      openResponses--;
+      gone.abort();
+    });
 
     const api = apiOf(req.method, req.url);
     const raw = await readBody(req);
@@ -220,6 +235,9 @@ export async function mockProviderServer(
     get remaining() {
       return script.length;
     },
+    get openResponses() {
+      return openResponses;
+    },
     close() {
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -281,6 +299,15 @@ function sendFault(res: ServerResponse, api: MockApi, fault: MockFault, stream: 
       return;
     }
     case 'hang':
+      return;
+    case 'stall':
+      if (stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write(': the stream starts, then stalls\n\n');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"id": "mock-stalled", "choices": [');
+      }
       return;
     case 'empty':
       if (stream) {
