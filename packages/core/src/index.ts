@@ -60,7 +60,15 @@ export {
   openaiCompatibleModel,
   openaiCompatiblePresets,
 } from './providers/openai-compatible.js';
-export type { ProviderCallOptions } from './providers/provider-call.js';
+// Building a provider (an embedder, another API) with swarm's retry policy: see `callWithRetries`.
+export {
+  type Attempt,
+  type CallPolicy,
+  type ClassifyError,
+  callPolicy,
+  callWithRetries,
+  type ProviderCallOptions,
+} from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';

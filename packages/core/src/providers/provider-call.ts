@@ -34,7 +34,10 @@ export interface ProviderCallOptions {
   deadlineMs?: number;
 }
 
-/** `ProviderCallOptions` with defaults applied, and the provider name for messages. */
+/**
+ * `ProviderCallOptions` with defaults applied, and the provider name for messages: what
+ * `callWithRetries` runs by. Make it once per provider instance with `callPolicy`.
+ */
 export interface CallPolicy {
   provider: string;
   timeoutMs: number;
@@ -49,7 +52,12 @@ export interface CallPolicy {
   lightSignals: boolean;
 }
 
-/** Applies the defaults to validated options. */
+/**
+ * Applies the defaults to validated options (check them first with `validateProviderOptions`, which
+ * throws a ConfigError naming the bad one). `settings.lightSignals` lets attempts run on a light
+ * signal: leave it off (real AbortSignals) unless every attempt's signal goes only to a client of the
+ * pinned `openai` or `@anthropic-ai/sdk` package.
+ */
 export function callPolicy(
   provider: string,
   options: ProviderCallOptions,
@@ -66,7 +74,11 @@ export function callPolicy(
   };
 }
 
-/** Turns what one attempt threw into a swarm error (provider-specific; see `toSwarmError`). */
+/**
+ * Turns what one attempt threw into a swarm error (provider-specific; see `toSwarmError`). A
+ * `ModelError` with `retryable: true` is retried (its `cause`'s `headers`, when a `Headers`, may name
+ * the wait in `retry-after-ms` / `Retry-After`); any other error ends the call.
+ */
 export type ClassifyError = (error: unknown) => SwarmError;
 
 /**
@@ -101,6 +113,23 @@ function attemptSignal(policy: CallPolicy, call: CallScope): LinkedSignal {
  * caller's and released when the attempt ends, so the caller's signal keeps no listener (a light
  * one for the pinned SDKs, see `CallPolicy`). It fires at the attempt timeout and cuts the request,
  * body included. Every wait is a timer cleared when the call ends, aborts or passes its deadline.
+ *
+ * This is the way to build a provider (a model, an embedder, another API) that fails like swarm's
+ * own: take `ProviderCallOptions`, check them with `validateProviderOptions` and make a `callPolicy`
+ * at construction, then run every request through `callWithRetries` with the client's own retries
+ * off, handing each attempt's signal to the client (and to `raceAbort`, for a client that may not
+ * heed it). It rejects with `AbortError` when the caller aborts, with a retryable `ModelError` when
+ * an attempt times out, the deadline passes or a wait would exceed `maxRetryDelayMs` (with
+ * `retryAfterMs`), and with the last classified error when the retries run out.
+ *
+ * ```ts
+ * validateProviderOptions('acmeEmbedder', model, options);
+ * const policy = callPolicy('acme', options);
+ * const classify: ClassifyError = (error) => toSwarmError(error, { provider: 'acme' });
+ * const vectors = await callWithRetries(policy, signal, classify, (attemptSignal) =>
+ *   raceAbort(client.embed(texts, { signal: attemptSignal, maxRetries: 0 }), attemptSignal, 'acme'),
+ * );
+ * ```
  */
 export async function callWithRetries<T>(
   policy: CallPolicy,
