@@ -1,8 +1,12 @@
 import {
+  type ClassifyError,
   ConfigError,
+  callPolicy,
+  callWithRetries,
   lazyOpenAIClient,
   ModelError,
   type OpenAIConnectionOptions,
+  type ProviderCallOptions,
   raceAbort,
   toSwarmError,
   validateProviderOptions,
@@ -10,12 +14,14 @@ import {
 import OpenAI from 'openai';
 import type { Embedder } from './embedder.js';
 
-/** Options of `openaiEmbedder`: the same factory serves OpenAI and every OpenAI-compatible server. */
-export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions {
+/**
+ * Options of `openaiEmbedder`: the same factory serves OpenAI and every OpenAI-compatible server.
+ * Retries, timeouts and waits follow `ProviderCallOptions`, as for chat models (the SDK's own
+ * retries are off).
+ */
+export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions, ProviderCallOptions {
   /** Vector length, for models that can shorten their vectors (`text-embedding-3-*`). */
   dimensions?: number;
-  /** Per-call timeout in milliseconds (SDK default: 10 minutes). */
-  timeoutMs?: number;
   /** Most texts per request (default 2048, OpenAI's limit); `cachedEmbedder` splits larger requests. */
   maxBatchSize?: number;
 }
@@ -23,11 +29,14 @@ export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions {
 /**
  * An Embedder over the OpenAI embeddings endpoint (`POST /embeddings`) through the `openai` SDK.
  * The client is created at the first call, so a missing key is a ConfigError then, naming its
- * variable, and constructing never touches the network or the environment.
+ * variable, and constructing never touches the network or the environment. Every request runs
+ * through core's `callWithRetries`: each attempt on its own signal (the caller's keeps no listener),
+ * ended at `timeoutMs` (body included), Retry-After bounded by `maxRetryDelayMs`, the whole call by
+ * `deadlineMs`.
  */
 export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {}): Embedder {
   validateProviderOptions('openaiEmbedder', model, options);
-  const { dimensions, timeoutMs, maxRetries } = options;
+  const { dimensions } = options;
   const maxBatchSize = options.maxBatchSize ?? 2048;
   if (dimensions !== undefined && !(Number.isInteger(dimensions) && dimensions >= 1)) {
     throw new ConfigError(`openaiEmbedder: dimensions must be an integer >= 1 (got ${dimensions}).`);
@@ -37,48 +46,54 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
   }
   const provider = options.provider ?? 'openai';
   const getClient = lazyOpenAIClient(options);
+  // As for chat models: a client of the pinned SDK (created here, or an instance of the same class)
+  // runs on light signals; any other client gets real AbortSignals.
+  const lightSignals = options.client === undefined || options.client instanceof OpenAI;
+  const policy = callPolicy(provider, options, { lightSignals });
+  const timeout = Math.ceil(policy.timeoutMs);
+  const classify: ClassifyError = (error) =>
+    toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
 
   return {
     id: `${provider}:${model}`,
     maxBatchSize,
     async embed(texts, embedOptions = {}) {
       if (texts.length === 0) return [];
-      const { signal } = embedOptions;
-      let response: OpenAI.CreateEmbeddingResponse;
-      try {
-        response = await raceAbort(
-          getClient().embeddings.create(
-            {
-              model,
-              input: texts,
-              encoding_format: 'float',
-              ...(dimensions !== undefined && { dimensions }),
-            },
-            {
-              ...(signal && { signal }),
-              ...(timeoutMs !== undefined && { timeout: timeoutMs }),
-              ...(maxRetries !== undefined && { maxRetries }),
-            },
-          ),
+      const params: OpenAI.EmbeddingCreateParams = {
+        model,
+        input: texts,
+        encoding_format: 'float',
+        ...(dimensions !== undefined && { dimensions }),
+      };
+      // A response missing a vector throws inside the attempt: a retryable fault, retried like a
+      // chat completion without choices.
+      return callWithRetries(policy, embedOptions.signal, classify, (signal) =>
+        raceAbort(
+          getClient().embeddings.create(params, { signal, timeout, maxRetries: 0 }),
           signal,
           provider,
-        );
-      } catch (error) {
-        throw toSwarmError(error, { provider, signal, sdk: OpenAI });
-      }
-      const vectors: (Float32Array | undefined)[] = texts.map(() => undefined);
-      for (const item of response.data ?? []) {
-        if (item.index >= 0 && item.index < texts.length)
-          vectors[item.index] = Float32Array.from(item.embedding);
-      }
-      const missing = vectors.indexOf(undefined);
-      if (missing !== -1) {
-        throw new ModelError(
-          `${provider}: the embeddings response has no vector for input ${missing} of ${texts.length}.`,
-          { provider, retryable: true },
-        );
-      }
-      return vectors as Float32Array[];
+        ).then((response) => toVectors(response, texts.length, provider)),
+      );
     },
   };
+}
+
+/** One vector per input, in input order; a missing one is a retryable ModelError. */
+function toVectors(
+  response: OpenAI.CreateEmbeddingResponse,
+  count: number,
+  provider: string,
+): Float32Array[] {
+  const vectors: (Float32Array | undefined)[] = new Array(count).fill(undefined);
+  for (const item of response.data ?? []) {
+    if (item.index >= 0 && item.index < count) vectors[item.index] = Float32Array.from(item.embedding);
+  }
+  const missing = vectors.indexOf(undefined);
+  if (missing !== -1) {
+    throw new ModelError(
+      `${provider}: the embeddings response has no vector for input ${missing} of ${count}.`,
+      { provider, retryable: true },
+    );
+  }
+  return vectors as Float32Array[];
 }
