@@ -9,7 +9,8 @@ export interface OpenAIConnectionOptions {
   baseURL?: string;
   /**
    * Retries on 408/409/429/5xx and connection errors, honouring Retry-After (default 2): swarm's
-   * own for chat models and `openaiEmbedder` (see `ProviderCallOptions`), the SDK's for clients used directly.
+   * own for chat models and `openaiEmbedder` (see `ProviderCallOptions`), the SDK's for clients
+   * used directly.
    */
   maxRetries?: number;
   organization?: string;
