@@ -137,7 +137,7 @@ export class RunContext {
    * `parentToolCallId` when a tool started it).
    */
   emit(event: EventInput): void {
-    if (!this.#onEvent && !this.parent) return;
+    if (!this.#listened) return;
     const stamped: SwarmEvent = { runId: this.runId, at: new Date().toISOString(), ...event };
     if (this.topology !== undefined && stamped.topology === undefined) stamped.topology = this.topology;
     if (this.parent) {
@@ -196,35 +196,48 @@ export class RunContext {
    * Makes one model call on behalf of the run: checks the budget, waits for the limiter, emits
    * `model.request` / `model.response` / `model.error`, and adds the usage to the run's totals.
    */
-  async callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
-    throwIfAborted(this.signal);
-    this.checkBudget();
+  callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
+    // Not async, and nothing awaited: a run in flight holds no suspended frame of this call, and
+    // the events are built only when someone listens. What throws here rejects.
+    try {
+      throwIfAborted(this.signal);
+      this.checkBudget();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     this.#countCalls(1);
-    const agent = request.metadata?.agent;
-    const purpose = request.metadata?.purpose;
     // Pairs this call's request, response and error events when calls of one agent run concurrently.
-    const callId = `${this.runId}/${++this.#totals.callSequence}`;
+    const sequence = ++this.#totals.callSequence;
     const signal = request.signal ?? this.signal;
     // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
     let started = false;
-    // Not async: a sync throw is caught below (or by the limiter) like a rejection, and a run in
-    // flight holds one suspended frame less.
     const call = (): Promise<ModelResponse> => {
-      throwIfAborted(signal);
-      // Tokens spent by calls that finished while this one waited for a limiter slot count too.
-      this.#checkTokens();
+      try {
+        throwIfAborted(signal);
+        // Tokens spent by calls that finished while this one waited for a limiter slot count too.
+        this.#checkTokens();
+      } catch (error) {
+        return Promise.reject(error);
+      }
       started = true;
-      this.emit({
-        type: 'model.request',
-        agent,
-        purpose,
-        callId,
-        model: model.id,
-        messages: request.messages.length,
-      });
-      const sent = signal ? { ...request, signal } : request;
-      const pending = this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
+      if (this.#listened) {
+        this.emit({
+          type: 'model.request',
+          agent: request.metadata?.agent,
+          purpose: request.metadata?.purpose,
+          callId: `${this.runId}/${sequence}`,
+          model: model.id,
+          messages: request.messages.length,
+        });
+      }
+      let pending: Promise<ModelResponse> | ModelResponse;
+      try {
+        const sent = signal ? { ...request, signal } : request;
+        pending = this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
       return Promise.resolve(pending).then((response) => {
         // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
@@ -233,36 +246,45 @@ export class RunContext {
         return response;
       });
     };
-    try {
-      const response = this.limiter ? await this.limiter.run(call, { signal }) : await call();
-      this.emit({
-        type: 'model.response',
-        agent,
-        purpose,
-        callId,
-        model: model.id,
-        finishReason: response.finishReason,
-        toolCalls: response.toolCalls.map((c) => c.name),
-        usage: response.usage,
-      });
-      return response;
-    } catch (error) {
-      if (!started) {
-        this.#countCalls(-1);
-        throw normalizeError(error, signal, model.id);
-      }
-      const normalized = normalizeError(error, signal, model.id);
-      this.emit({
-        type: 'model.error',
-        agent,
-        purpose,
-        callId,
-        model: model.id,
-        error: normalized.message,
-        ...(SwarmError.isInstance(normalized) && { code: normalized.code }),
-      });
-      throw normalized;
-    }
+    return (this.limiter ? this.limiter.run(call, { signal }) : call()).then(
+      (response) => {
+        if (this.#listened) {
+          this.emit({
+            type: 'model.response',
+            agent: request.metadata?.agent,
+            purpose: request.metadata?.purpose,
+            callId: `${this.runId}/${sequence}`,
+            model: model.id,
+            finishReason: response.finishReason,
+            toolCalls: response.toolCalls.map((c) => c.name),
+            usage: response.usage,
+          });
+        }
+        return response;
+      },
+      (error: unknown) => {
+        const normalized = normalizeError(error, signal, model.id);
+        if (!started) {
+          this.#countCalls(-1);
+          throw normalized;
+        }
+        this.emit({
+          type: 'model.error',
+          agent: request.metadata?.agent,
+          purpose: request.metadata?.purpose,
+          callId: `${this.runId}/${sequence}`,
+          model: model.id,
+          error: normalized.message,
+          ...(SwarmError.isInstance(normalized) && { code: normalized.code }),
+        });
+        throw normalized;
+      },
+    );
+  }
+
+  // Whether an event would reach anyone: this run's listener, or an ancestor's.
+  get #listened(): boolean {
+    return this.#onEvent !== undefined || this.parent !== undefined;
   }
 
   async #streamed(model: Model, request: ModelRequest): Promise<ModelResponse> {
