@@ -243,7 +243,7 @@ export class RunContext {
   }
 
   // Starts a model call: throws (not started) when the run was aborted or its tokens are spent,
-  // else emits `model.request` and returns the model's promise (a throwing model rejects it).
+  // else emits `model.request` and returns the model's promise (a throwing listener or model rejects it).
   #start(
     model: Model,
     request: ModelRequest,
@@ -253,17 +253,18 @@ export class RunContext {
     throwIfAborted(signal);
     // Tokens spent by calls that finished while this one waited for a limiter slot count too.
     this.#checkTokens();
-    if (this.#listened) {
-      this.emit({
-        type: 'model.request',
-        agent: request.metadata?.agent,
-        purpose: request.metadata?.purpose,
-        callId: `${this.runId}/${sequence}`,
-        model: model.id,
-        messages: request.messages.length,
-      });
-    }
+    // Started from here: what throws now (a listener, the model) rejects and counts as a failed call.
     try {
+      if (this.#listened) {
+        this.emit({
+          type: 'model.request',
+          agent: request.metadata?.agent,
+          purpose: request.metadata?.purpose,
+          callId: `${this.runId}/${sequence}`,
+          model: model.id,
+          messages: request.messages.length,
+        });
+      }
       const sent = signal ? { ...request, signal } : request;
       // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
       return Promise.resolve(
