@@ -150,62 +150,71 @@ export class Agent {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#loop(history, byName, options, context).catch((error: unknown) => {
-      context.emitError('agent.error', error, this.name);
-      throw error;
-    });
+    return this.#loop(history, byName, options, context);
   }
 
-  // The tool loop proper: call the model, run the tools it asked for, until it answers.
+  // The tool loop proper: call the model, run the tools it asked for, until it answers. A failure
+  // closes the agent's trace with `agent.error` (caught here: no extra promise per run).
   async #loop(
     history: Message[],
     byName: ReadonlyMap<string, Tool>,
     options: AgentRunOptions,
     context: RunContext,
   ): Promise<AgentResult> {
-    let toolChoice = options.toolChoice;
-    // Computed once per tool (see toolDefinition); only the array is new per run.
-    const definitions = Array.from(byName.values(), toolDefinition);
-    const metadata = { agent: this.name, purpose: 'agent' };
-    const result: AgentResult = { output: '', messages: [], usage: emptyUsage(), llmCalls: 0, toolCalls: [] };
+    try {
+      let toolChoice = options.toolChoice;
+      // Computed once per tool (see toolDefinition); only the array is new per run.
+      const definitions = Array.from(byName.values(), toolDefinition);
+      const metadata = { agent: this.name, purpose: 'agent' };
+      const result: AgentResult = {
+        output: '',
+        messages: [],
+        usage: emptyUsage(),
+        llmCalls: 0,
+        toolCalls: [],
+      };
 
-    for (let turn = 0; turn < this.maxTurns; turn++) {
-      result.llmCalls += 1;
-      const response = await context.callModel(this.model, {
-        system: options.instructions ?? this.instructions,
-        messages: result.messages.length === 0 ? history : [...history, ...result.messages],
-        tools: definitions.length > 0 ? definitions : undefined,
-        toolChoice: definitions.length > 0 ? toolChoice : undefined,
-        temperature: this.temperature,
-        maxTokens: this.maxTokens,
-        metadata,
-      });
-      addUsage(result.usage, response.usage);
-      result.output = response.text;
-      if (response.toolCalls.length === 0) {
-        result.messages.push({ role: 'assistant', content: response.text });
-        context.emit({ type: 'agent.end', agent: this.name, output: response.text });
-        return result;
-      }
-      result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-      if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
-      const records = await this.#runTools(response.toolCalls, byName, context);
-      for (const record of records) {
-        result.toolCalls.push(record);
-        result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
-        if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
-      }
-      if (result.endedBy) {
-        context.emit({
-          type: 'agent.end',
-          agent: this.name,
-          output: result.output,
-          endedBy: result.endedBy.call.name,
+      for (let turn = 0; turn < this.maxTurns; turn++) {
+        result.llmCalls += 1;
+        const response = await context.callModel(this.model, {
+          system: options.instructions ?? this.instructions,
+          messages: result.messages.length === 0 ? history : [...history, ...result.messages],
+          tools: definitions.length > 0 ? definitions : undefined,
+          toolChoice: definitions.length > 0 ? toolChoice : undefined,
+          temperature: this.temperature,
+          maxTokens: this.maxTokens,
+          metadata,
         });
-        return result;
+        addUsage(result.usage, response.usage);
+        result.output = response.text;
+        if (response.toolCalls.length === 0) {
+          result.messages.push({ role: 'assistant', content: response.text });
+          context.emit({ type: 'agent.end', agent: this.name, output: response.text });
+          return result;
+        }
+        result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+        if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
+        const records = await this.#runTools(response.toolCalls, byName, context);
+        for (const record of records) {
+          result.toolCalls.push(record);
+          result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
+          if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
+        }
+        if (result.endedBy) {
+          context.emit({
+            type: 'agent.end',
+            agent: this.name,
+            output: result.output,
+            endedBy: result.endedBy.call.name,
+          });
+          return result;
+        }
       }
+      throw new MaxTurnsExceededError(this.name, this.maxTurns);
+    } catch (error) {
+      context.emitError('agent.error', error, this.name);
+      throw error;
     }
-    throw new MaxTurnsExceededError(this.name, this.maxTurns);
   }
 
   /** Asks this agent's model for one object matching `schema` (a forced, validated function call). */
@@ -243,6 +252,7 @@ export class Agent {
     const executed = await Promise.all(
       runnable.map((call) => this.#runTool(call, byName.get(call.name), context)),
     );
+    if (runnable.length === calls.length) return executed;
     const ending = executed.at(-1);
     const reason =
       ending && !ending.isError
@@ -276,20 +286,15 @@ export class Agent {
       toolCallId: call.id,
       arguments: call.arguments,
     });
-    const finish = (record: ToolCallRecord & { value?: unknown }) => {
-      context.emit({
-        type: 'tool.result',
-        agent: this.name,
-        tool: call.name,
-        toolCallId: call.id,
-        result: record.result,
-        isError: record.isError,
+    if (!t) {
+      return this.#finish(context, {
+        call,
+        result: `Error: there is no tool named "${call.name}".`,
+        isError: true,
       });
-      return record;
-    };
-    if (!t) return finish({ call, result: `Error: there is no tool named "${call.name}".`, isError: true });
+    }
     if (call.invalidArguments !== undefined) {
-      return finish({
+      return this.#finish(context, {
         call,
         result: 'Invalid arguments: they were not valid JSON. Try again.',
         isError: true,
@@ -297,7 +302,7 @@ export class Agent {
     }
     const parsed = t.parameters.safeParse(call.arguments);
     if (!parsed.success) {
-      return finish({
+      return this.#finish(context, {
         call,
         result: `Invalid arguments: ${describeZodError(parsed.error)}. Try again.`,
         isError: true,
@@ -310,13 +315,29 @@ export class Agent {
         context.signal,
         t.timeoutMs ?? this.toolTimeoutMs,
       );
-      const record = { call, result: stringify(value), isError: false };
-      return finish(t.endsRun ? { ...record, value } : record);
+      const result = stringify(value);
+      return this.#finish(
+        context,
+        t.endsRun ? { call, result, isError: false, value } : { call, result, isError: false },
+      );
     } catch (error) {
       if (SwarmError.isInstance(error) && (error.code === 'ABORTED' || error.code === 'BUDGET_EXCEEDED'))
         throw error;
-      return finish({ call, result: `Error: ${errorMessage(error)}`, isError: true });
+      return this.#finish(context, { call, result: `Error: ${errorMessage(error)}`, isError: true });
     }
+  }
+
+  // Emits a tool call's `tool.result` and returns its record.
+  #finish<R extends ToolCallRecord>(context: RunContext, record: R): R {
+    context.emit({
+      type: 'tool.result',
+      agent: this.name,
+      tool: record.call.name,
+      toolCallId: record.call.id,
+      result: record.result,
+      isError: record.isError,
+    });
+    return record;
   }
 }
 

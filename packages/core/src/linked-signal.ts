@@ -68,39 +68,59 @@ export function linkSignal(parent: AbortSignal | undefined, timeoutMs?: number):
  * reject it, so a client that is not the pinned SDK gets a real linked signal instead.
  */
 export function lightLinkSignal(parent: AbortSignal | undefined, timeoutMs: number): LinkedSignal {
-  const signal = new LightSignal();
-  let cause: LinkedSignalCause | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const onParentAbort = () => {
-    cause ??= 'parent';
-    release();
-    signal.fire(parent?.reason);
-  };
-  function release() {
-    parent?.removeEventListener('abort', onParentAbort);
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  }
-  if (parent?.aborted) {
-    cause = 'parent';
-    signal.fire(parent.reason);
-  } else {
-    parent?.addEventListener('abort', onParentAbort, { once: true });
-    if (Number.isFinite(timeoutMs)) {
-      timer = setTimeout(() => {
-        cause ??= 'timeout';
-        release();
-        signal.fire(new Error(`Timed out after ${timeoutMs} ms.`));
-      }, timeoutMs);
+  return new LightLink(parent, timeoutMs);
+}
+
+const once = { once: true } as const;
+
+// The state of one light link. No closure per link: it is itself the parent's listener (an
+// EventListener object), and its timer's callback is a module function given the link.
+class LightLink implements LinkedSignal {
+  readonly #signal = new LightSignal();
+  readonly #parent: AbortSignal | undefined;
+  readonly #timeoutMs: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  cause: LinkedSignalCause | undefined;
+
+  constructor(parent: AbortSignal | undefined, timeoutMs: number) {
+    this.#parent = parent;
+    this.#timeoutMs = timeoutMs;
+    if (parent?.aborted) {
+      this.cause = 'parent';
+      this.#signal.fire(parent.reason);
+      return;
     }
+    parent?.addEventListener('abort', this, once);
+    if (Number.isFinite(timeoutMs)) this.#timer = setTimeout(fireLightTimeout, timeoutMs, this);
   }
-  return {
-    signal: signal as unknown as AbortSignal,
-    get cause() {
-      return cause;
-    },
-    release,
-  };
+
+  get signal(): AbortSignal {
+    return this.#signal as unknown as AbortSignal;
+  }
+
+  release(): void {
+    this.#parent?.removeEventListener('abort', this);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** The parent fired (the EventListener interface). */
+  handleEvent(): void {
+    this.cause ??= 'parent';
+    this.release();
+    this.#signal.fire(this.#parent?.reason);
+  }
+
+  /** The timer fired. */
+  timedOut(): void {
+    this.cause ??= 'timeout';
+    this.release();
+    this.#signal.fire(new Error(`Timed out after ${this.#timeoutMs} ms.`));
+  }
+}
+
+function fireLightTimeout(link: LightLink): void {
+  link.timedOut();
 }
 
 type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
@@ -109,15 +129,17 @@ class LightSignal {
   aborted = false;
   reason: unknown = undefined;
   onabort: ((event: Event) => void) | null = null;
-  #listeners: AbortListener[] = [];
+  // Created at the first listener (the SDK adds one per request, the abort race another).
+  #listeners: AbortListener[] | undefined;
 
   addEventListener(type: string, listener: AbortListener | null): void {
-    if (type !== 'abort' || listener === null || this.#listeners.includes(listener)) return;
-    this.#listeners.push(listener);
+    if (type !== 'abort' || listener === null) return;
+    if (this.#listeners === undefined) this.#listeners = [listener];
+    else if (!this.#listeners.includes(listener)) this.#listeners.push(listener);
   }
 
   removeEventListener(type: string, listener: AbortListener | null): void {
-    if (type !== 'abort' || listener === null) return;
+    if (type !== 'abort' || listener === null || this.#listeners === undefined) return;
     const at = this.#listeners.indexOf(listener);
     if (at !== -1) this.#listeners.splice(at, 1);
   }
@@ -131,8 +153,8 @@ class LightSignal {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = this.#listeners;
-    this.#listeners = [];
+    const listeners = this.#listeners ?? [];
+    this.#listeners = undefined;
     const event = { type: 'abort', target: this } as unknown as Event;
     for (const listener of listeners) {
       if (typeof listener === 'function') listener.call(this, event);

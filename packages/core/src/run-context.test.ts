@@ -404,4 +404,30 @@ describe('callModel with hand-written models', () => {
     expect(events.map((event) => event.type)).toEqual(['model.request', 'model.error']);
     expect(context.llmCalls).toBe(1);
   });
+
+  it('counts a call whose model.request listener throws as started and failed, and rejects', async () => {
+    const events: SwarmEvent[] = [];
+    const context = new RunContext({
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'model.request') throw new Error('listener broke');
+      },
+    });
+    let generated = 0;
+    const model = { id: 'plain', generate: () => ++generated && answer } as unknown as Model;
+    const pending = context.callModel(model, request);
+    await expect(pending).rejects.toThrow('listener broke');
+    expect(generated).toBe(0);
+    expect(events.map((event) => event.type)).toEqual(['model.request', 'model.error']);
+    expect(context.llmCalls).toBe(1);
+  });
+
+  it('counts calls and usage when nobody listens to the events', async () => {
+    const context = new RunContext();
+    const model = { id: 'plain', generate: async () => answer } as unknown as Model;
+    await context.callModel(model, request);
+    await context.callModel(model, request);
+    expect(context.llmCalls).toBe(2);
+    expect(context.usage.totalTokens).toBe(4);
+  });
 });

@@ -137,7 +137,7 @@ export class RunContext {
    * `parentToolCallId` when a tool started it).
    */
   emit(event: EventInput): void {
-    if (!this.#onEvent && !this.parent) return;
+    if (!this.#listened) return;
     const stamped: SwarmEvent = { runId: this.runId, at: new Date().toISOString(), ...event };
     if (this.topology !== undefined && stamped.topology === undefined) stamped.topology = this.topology;
     if (this.parent) {
@@ -196,73 +196,137 @@ export class RunContext {
    * Makes one model call on behalf of the run: checks the budget, waits for the limiter, emits
    * `model.request` / `model.response` / `model.error`, and adds the usage to the run's totals.
    */
-  async callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
-    throwIfAborted(this.signal);
-    this.checkBudget();
-    this.#countCalls(1);
-    const agent = request.metadata?.agent;
-    const purpose = request.metadata?.purpose;
-    // Pairs this call's request, response and error events when calls of one agent run concurrently.
-    const callId = `${this.runId}/${++this.#totals.callSequence}`;
-    const signal = request.signal ?? this.signal;
+  callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
+    // Not async, and nothing awaited: a run in flight holds no suspended frame of this call, and
+    // the events are built only when someone listens. What throws here rejects.
+    try {
+      throwIfAborted(this.signal);
+      this.checkBudget();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
-    let started = false;
-    // Not async: a sync throw is caught below (or by the limiter) like a rejection, and a run in
-    // flight holds one suspended frame less.
-    const call = (): Promise<ModelResponse> => {
-      throwIfAborted(signal);
-      // Tokens spent by calls that finished while this one waited for a limiter slot count too.
-      this.#checkTokens();
-      started = true;
-      this.emit({
-        type: 'model.request',
-        agent,
-        purpose,
-        callId,
-        model: model.id,
-        messages: request.messages.length,
-      });
-      const sent = signal ? { ...request, signal } : request;
-      const pending = this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent);
-      // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
-      return Promise.resolve(pending).then((response) => {
-        // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
-        for (let run: RunContext | undefined = this; run; run = run.parent)
-          addUsage(run.usage, response.usage);
-        return response;
-      });
-    };
+    this.#countCalls(1);
+    // Pairs this call's request, response and error events when calls of one agent run concurrently.
+    const sequence = ++this.#totals.callSequence;
+    const signal = request.signal ?? this.signal;
+    if (this.limiter) {
+      let started = false;
+      return this.limiter
+        .run(
+          () => {
+            const pending = this.#start(model, request, signal, sequence);
+            started = true;
+            // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
+            return pending.then((response) => this.#counted(response));
+          },
+          { signal },
+        )
+        .then(
+          (response) => this.#responded(model, request, sequence, response),
+          (error: unknown) => this.#failed(model, request, signal, sequence, error, started),
+        );
+    }
+    let pending: Promise<ModelResponse>;
     try {
-      const response = this.limiter ? await this.limiter.run(call, { signal }) : await call();
+      pending = this.#start(model, request, signal, sequence);
+    } catch (error) {
+      // Refused before it started (aborted, or the tokens are spent): its place is given back.
+      this.#countCalls(-1);
+      return Promise.reject(normalizeError(error, signal, model.id));
+    }
+    return pending.then(
+      (response) => this.#responded(model, request, sequence, this.#counted(response)),
+      (error: unknown) => this.#failed(model, request, signal, sequence, error, true),
+    );
+  }
+
+  // Starts a model call: throws (not started) when the run was aborted or its tokens are spent,
+  // else emits `model.request` and returns the model's promise (a throwing listener or model rejects it).
+  #start(
+    model: Model,
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+    sequence: number,
+  ): Promise<ModelResponse> {
+    throwIfAborted(signal);
+    // Tokens spent by calls that finished while this one waited for a limiter slot count too.
+    this.#checkTokens();
+    // Started from here: what throws now (a listener, the model) rejects and counts as a failed call.
+    try {
+      if (this.#listened) {
+        this.emit({
+          type: 'model.request',
+          agent: request.metadata?.agent,
+          purpose: request.metadata?.purpose,
+          callId: `${this.runId}/${sequence}`,
+          model: model.id,
+          messages: request.messages.length,
+        });
+      }
+      const sent = signal ? { ...request, signal } : request;
+      // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
+      return Promise.resolve(
+        this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  // Adds a response's usage to this run's totals and every ancestor's.
+  #counted(response: ModelResponse): ModelResponse {
+    for (let run: RunContext | undefined = this; run; run = run.parent) addUsage(run.usage, response.usage);
+    return response;
+  }
+
+  #responded(model: Model, request: ModelRequest, sequence: number, response: ModelResponse): ModelResponse {
+    if (this.#listened) {
       this.emit({
         type: 'model.response',
-        agent,
-        purpose,
-        callId,
+        agent: request.metadata?.agent,
+        purpose: request.metadata?.purpose,
+        callId: `${this.runId}/${sequence}`,
         model: model.id,
         finishReason: response.finishReason,
         toolCalls: response.toolCalls.map((c) => c.name),
         usage: response.usage,
       });
-      return response;
-    } catch (error) {
-      if (!started) {
-        this.#countCalls(-1);
-        throw normalizeError(error, signal, model.id);
-      }
-      const normalized = normalizeError(error, signal, model.id);
-      this.emit({
-        type: 'model.error',
-        agent,
-        purpose,
-        callId,
-        model: model.id,
-        error: normalized.message,
-        ...(SwarmError.isInstance(normalized) && { code: normalized.code }),
-      });
+    }
+    return response;
+  }
+
+  // A call that failed: one that never started gives its place in the budget back; one that did
+  // emits `model.error`. Either way the error is rethrown as a swarm error.
+  #failed(
+    model: Model,
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+    sequence: number,
+    error: unknown,
+    started: boolean,
+  ): never {
+    const normalized = normalizeError(error, signal, model.id);
+    if (!started) {
+      this.#countCalls(-1);
       throw normalized;
     }
+    this.emit({
+      type: 'model.error',
+      agent: request.metadata?.agent,
+      purpose: request.metadata?.purpose,
+      callId: `${this.runId}/${sequence}`,
+      model: model.id,
+      error: normalized.message,
+      ...(SwarmError.isInstance(normalized) && { code: normalized.code }),
+    });
+    throw normalized;
+  }
+
+  // Whether an event would reach anyone: this run's listener, or an ancestor's.
+  get #listened(): boolean {
+    return this.#onEvent !== undefined || this.parent !== undefined;
   }
 
   async #streamed(model: Model, request: ModelRequest): Promise<ModelResponse> {

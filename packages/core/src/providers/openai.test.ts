@@ -358,6 +358,28 @@ describe('openaiModel', () => {
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
+  it('repeats the attempt timeout and no-retries per request only when the SDK client lacks them', async () => {
+    const ask = (client: OpenAI, options: OpenAIModelOptions = {}) =>
+      openaiModel('gpt-5.4', { client, maxRetries: 0, ...options }).generate({
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+    server.enqueue({ text: 'ok' }, { text: 'ok' });
+    // Already the client's own: the request carries no per-request timeout header.
+    await ask(new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 }));
+    expect(server.requests.at(-1)?.headers['x-stainless-timeout']).toBeUndefined();
+    // Another timeout: told per request.
+    await ask(new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 }), {
+      timeoutMs: 5_000,
+    });
+    expect(server.requests.at(-1)?.headers['x-stainless-timeout']).toBe('5');
+    // A client that retries on its own is told not to: one request for a failed call.
+    const retrying = new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 2 });
+    const before = server.requests.length;
+    server.enqueue({ fault: 'server-error', retryAfterMs: 10 });
+    await expect(ask(retrying)).rejects.toBeInstanceOf(ModelError);
+    expect(server.requests.length - before).toBe(1);
+  });
+
   it('cuts the connection of a body that stalls after its headers at timeoutMs, with or without a caller signal', async () => {
     for (const signal of [undefined, new AbortController().signal]) {
       for (const stream of [false, true]) {

@@ -45,7 +45,10 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const policy = callPolicy(provider, options, { lightSignals });
 
   const timeout = Math.ceil(policy.timeoutMs);
-  const requestOptions = (signal: AbortSignal): OpenAI.RequestOptions => ({ signal, timeout, maxRetries: 0 });
+  // The SDK is told the attempt timeout and no retries, unless its client already has them: an
+  // explicit `timeout` costs every request an extra header (X-Stainless-Timeout) to build and check.
+  const requestOptions = (client: OpenAI, signal: AbortSignal): OpenAI.RequestOptions =>
+    client.timeout === timeout && client.maxRetries === 0 ? { signal } : { signal, timeout, maxRetries: 0 };
   const classify = (error: unknown) =>
     toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
 
@@ -61,13 +64,14 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
       } catch (error) {
         return Promise.reject(error);
       }
-      const toResponse = (completion: OpenAI.Chat.ChatCompletion) =>
-        fromCompletion(completion, request, model, provider);
-      return callWithRetries(policy, request.signal, classify, (signal) =>
-        raceAbort(getClient().chat.completions.create(params, requestOptions(signal)), signal, provider).then(
-          toResponse,
-        ),
-      );
+      return callWithRetries(policy, request.signal, classify, (signal) => {
+        const client = getClient();
+        return raceAbort(
+          client.chat.completions.create(params, requestOptions(client, signal)),
+          signal,
+          provider,
+        ).then((completion) => fromCompletion(completion, request, model, provider));
+      });
     },
 
     async *stream(request) {
@@ -89,10 +93,11 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           pending.clear();
         };
 
+        const client = getClient();
         const chunks = await raceAbort(
-          getClient().chat.completions.create(
+          client.chat.completions.create(
             { ...params, stream: true, stream_options: { include_usage: true } },
-            requestOptions(signal),
+            requestOptions(client, signal),
           ),
           signal,
           provider,

@@ -131,18 +131,66 @@ function attemptSignal(policy: CallPolicy, call: CallScope): LinkedSignal {
  * );
  * ```
  */
-export async function callWithRetries<T>(
+export function callWithRetries<T>(
   policy: CallPolicy,
   callerSignal: AbortSignal | undefined,
   classify: ClassifyError,
   attempt: Attempt<T>,
 ): Promise<T> {
-  const call = callScope(callerSignal, policy.deadlineMs);
-  const started = Date.now();
+  // Not async: the first attempt, which almost every call ends with, runs without a suspended
+  // frame of its own; only a failed one goes on to the retry loop.
+  let call: CallScope | undefined;
+  let first: LinkedSignal | undefined;
+  let pending: Promise<T>;
+  // The deadline counts from here; without one, no clock is read.
+  const started = policy.deadlineMs === undefined ? 0 : Date.now();
   try {
-    for (let index = 0; ; index++) {
-      const current = attemptSignal(policy, call);
+    call = callScope(callerSignal, policy.deadlineMs);
+    first = attemptSignal(policy, call);
+    pending = attempt(first.signal, 0);
+  } catch (error) {
+    first?.release();
+    call?.release();
+    return Promise.reject(error);
+  }
+  const scope = call;
+  const current = first;
+  return pending.then(
+    (value) => {
+      current.release();
+      scope.release();
+      return value;
+    },
+    (error: unknown) => {
       let failure: SwarmError;
+      try {
+        failure = classifyFailure(error, policy, callerSignal, scope, current, classify);
+      } catch (thrown) {
+        scope.release();
+        throw thrown;
+      } finally {
+        current.release();
+      }
+      return retry(policy, callerSignal, classify, attempt, scope, started, failure);
+    },
+  );
+}
+
+// The attempts after a failed first one, each after its wait; releases the call's scope at the end.
+async function retry<T>(
+  policy: CallPolicy,
+  callerSignal: AbortSignal | undefined,
+  classify: ClassifyError,
+  attempt: Attempt<T>,
+  call: CallScope,
+  started: number,
+  firstFailure: SwarmError,
+): Promise<T> {
+  let failure = firstFailure;
+  try {
+    for (let index = 1; ; index++) {
+      await waitBeforeRetry(failure, index - 1, policy, started, callerSignal, call);
+      const current = attemptSignal(policy, call);
       try {
         return await attempt(current.signal, index);
       } catch (error) {
@@ -150,7 +198,6 @@ export async function callWithRetries<T>(
       } finally {
         current.release();
       }
-      await waitBeforeRetry(failure, index, policy, started, callerSignal, call);
     }
   } finally {
     call.release();
