@@ -45,12 +45,16 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
     throw new ConfigError(`openaiEmbedder: maxBatchSize must be an integer >= 1 (got ${maxBatchSize}).`);
   }
   const provider = options.provider ?? 'openai';
-  const getClient = lazyOpenAIClient(options);
   // As for chat models: a client of the pinned SDK (created here, or an instance of the same class)
   // runs on light signals; any other client gets real AbortSignals.
   const lightSignals = options.client === undefined || options.client instanceof OpenAI;
   const policy = callPolicy(provider, options, { lightSignals });
   const timeout = Math.ceil(policy.timeoutMs);
+  // The client created here already has the attempt timeout and no retries of its own; a client
+  // given in the options is told them per request.
+  const getClient = lazyOpenAIClient(options, { timeout, maxRetries: 0 });
+  const requestOptions = (client: OpenAI, signal: AbortSignal): OpenAI.RequestOptions =>
+    client.timeout === timeout && client.maxRetries === 0 ? { signal } : { signal, timeout, maxRetries: 0 };
   const classify: ClassifyError = (error) =>
     toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
 
@@ -69,7 +73,7 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
       // chat completion without choices.
       return callWithRetries(policy, embedOptions.signal, classify, (signal) =>
         raceAbort(
-          getClient().embeddings.create(params, { signal, timeout, maxRetries: 0 }),
+          getClient().embeddings.create(params, requestOptions(getClient(), signal)),
           signal,
           provider,
         ).then((response) => toVectors(response, texts.length, provider)),

@@ -33,7 +33,15 @@ export interface OpenAIConnectionOptions {
  * Returns a getter that creates the `openai` SDK client at its first use, so that constructing a
  * model never reads the environment and a missing key is a ConfigError at the first call.
  */
-export function lazyOpenAIClient(options: OpenAIConnectionOptions): () => OpenAI {
+export function lazyOpenAIClient(
+  options: OpenAIConnectionOptions,
+  /**
+   * Request defaults of the client created here (never of a `client` given in the options): a
+   * provider that runs its own retries sets `{ maxRetries: 0, timeout }` once here rather than on
+   * every request (an explicit per-request `timeout` costs each request an extra header).
+   */
+  sdkDefaults: { timeout?: number; maxRetries?: number } = {},
+): () => OpenAI {
   const provider = options.provider ?? 'openai';
   return lazyClient(
     {
@@ -54,6 +62,7 @@ export function lazyOpenAIClient(options: OpenAIConnectionOptions): () => OpenAI
         project: provider === 'openai' ? undefined : null,
         ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
         ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+        ...sdkDefaults,
       }),
   );
 }

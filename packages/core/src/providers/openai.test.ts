@@ -358,6 +358,17 @@ describe('openaiModel', () => {
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
+  it('creates its own client with the attempt timeout and no retries, so requests carry no per-request timeout', async () => {
+    server.enqueue({ text: 'ok' }, { fault: 'server-error', retryAfterMs: 10 });
+    await model({ timeoutMs: 5_000 }).generate({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(server.requests.at(-1)?.headers['x-stainless-timeout']).toBeUndefined();
+    const before = server.requests.length;
+    await expect(
+      model({ maxRetries: 0 }).generate({ messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toBeInstanceOf(ModelError);
+    expect(server.requests.length - before).toBe(1);
+  });
+
   it('repeats the attempt timeout and no-retries per request only when the SDK client lacks them', async () => {
     const ask = (client: OpenAI, options: OpenAIModelOptions = {}) =>
       openaiModel('gpt-5.4', { client, maxRetries: 0, ...options }).generate({

@@ -37,7 +37,6 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   validateProviderOptions('openaiModel', model, options);
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
-  const getClient = lazyOpenAIClient(options);
   // A client of the pinned SDK (created here, or an instance of the same OpenAI class) uses a signal
   // in a known way: calls nothing else can cancel run on a light signal (see callPolicy). Any other
   // client (a wrapper, a fake, another copy of the SDK) gets real AbortSignals.
@@ -45,6 +44,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const policy = callPolicy(provider, options, { lightSignals });
 
   const timeout = Math.ceil(policy.timeoutMs);
+  // The client created here already has the attempt timeout and no retries of its own.
+  const getClient = lazyOpenAIClient(options, { timeout, maxRetries: 0 });
   // The SDK is told the attempt timeout and no retries, unless its client already has them: an
   // explicit `timeout` costs every request an extra header (X-Stainless-Timeout) to build and check.
   const requestOptions = (client: OpenAI, signal: AbortSignal): OpenAI.RequestOptions =>
