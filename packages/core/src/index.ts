@@ -54,7 +54,12 @@ export {
 } from './option-checks.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
-export { lazyOpenAIClient, type OpenAIConnectionOptions } from './providers/openai-client.js';
+export {
+  lazyOpenAIClient,
+  type OpenAICallSetup,
+  type OpenAIConnectionOptions,
+  openaiCallSetup,
+} from './providers/openai-client.js';
 export {
   type OpenAICompatiblePreset,
   openaiCompatibleModel,

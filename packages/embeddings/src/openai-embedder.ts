@@ -1,17 +1,14 @@
 import {
-  type ClassifyError,
   ConfigError,
-  callPolicy,
   callWithRetries,
-  lazyOpenAIClient,
   ModelError,
   type OpenAIConnectionOptions,
+  openaiCallSetup,
   type ProviderCallOptions,
   raceAbort,
-  toSwarmError,
   validateProviderOptions,
 } from '@swarm/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Embedder } from './embedder.js';
 
 /**
@@ -45,18 +42,7 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
     throw new ConfigError(`openaiEmbedder: maxBatchSize must be an integer >= 1 (got ${maxBatchSize}).`);
   }
   const provider = options.provider ?? 'openai';
-  // As for chat models: a client of the pinned SDK (created here, or an instance of the same class)
-  // runs on light signals; any other client gets real AbortSignals.
-  const lightSignals = options.client === undefined || options.client instanceof OpenAI;
-  const policy = callPolicy(provider, options, { lightSignals });
-  const timeout = Math.ceil(policy.timeoutMs);
-  // The client created here already has the attempt timeout and no retries of its own; a client
-  // given in the options is told them per request.
-  const getClient = lazyOpenAIClient(options, { timeout, maxRetries: 0 });
-  const requestOptions = (client: OpenAI, signal: AbortSignal): OpenAI.RequestOptions =>
-    client.timeout === timeout && client.maxRetries === 0 ? { signal } : { signal, timeout, maxRetries: 0 };
-  const classify: ClassifyError = (error) =>
-    toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
+  const { policy, getClient, requestOptions, classify } = openaiCallSetup(provider, options);
 
   return {
     id: `${provider}:${model}`,

@@ -1,4 +1,11 @@
 import OpenAI from 'openai';
+import {
+  type CallPolicy,
+  type ClassifyError,
+  callPolicy,
+  type ProviderCallOptions,
+} from './provider-call.js';
+import { toSwarmError } from './provider-error.js';
 import { lazyClient } from './provider-settings.js';
 
 /** Where and how to reach an OpenAI-compatible server; shared by chat models and embedders. */
@@ -65,4 +72,40 @@ export function lazyOpenAIClient(
         ...sdkDefaults,
       }),
   );
+}
+
+/** What a provider over the `openai` SDK needs to run its requests with swarm's retry policy. */
+export interface OpenAICallSetup {
+  /** The retry policy, with light signals for clients of the pinned SDK (see `callPolicy`). */
+  policy: CallPolicy;
+  /** The SDK client, created at the first call with the attempt timeout and no retries of its own. */
+  getClient: () => OpenAI;
+  /** A request's options: its attempt signal, plus the timeout and no retries when `client` lacks them. */
+  requestOptions: (client: OpenAI, signal: AbortSignal) => OpenAI.RequestOptions;
+  /** Turns what the SDK threw into a swarm error. */
+  classify: ClassifyError;
+}
+
+/**
+ * The setup `openaiModel` and `openaiEmbedder` share (options already validated). A client of the
+ * pinned SDK (created here, or an instance of the same OpenAI class) uses a signal in a known way,
+ * so its attempts run on light signals; any other client (a wrapper, a fake, another copy of the
+ * SDK) gets real AbortSignals. The client created here already has the attempt timeout and no
+ * retries; a client given in the options is told them per request (an explicit per-request
+ * `timeout` costs every request an extra header, so it is sent only where needed).
+ */
+export function openaiCallSetup(
+  provider: string,
+  options: OpenAIConnectionOptions & ProviderCallOptions,
+): OpenAICallSetup {
+  const lightSignals = options.client === undefined || options.client instanceof OpenAI;
+  const policy = callPolicy(provider, options, { lightSignals });
+  const timeout = Math.ceil(policy.timeoutMs);
+  return {
+    policy,
+    getClient: lazyOpenAIClient(options, { timeout, maxRetries: 0 }),
+    requestOptions: (client, signal) =>
+      client.timeout === timeout && client.maxRetries === 0 ? { signal } : { signal, timeout, maxRetries: 0 },
+    classify: (error) => toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs }),
+  };
 }

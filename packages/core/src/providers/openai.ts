@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import type {
   FinishReason,
@@ -11,9 +11,9 @@ import type {
   ToolChoice,
   Usage,
 } from '../types.js';
-import { lazyOpenAIClient, type OpenAIConnectionOptions } from './openai-client.js';
-import { callPolicy, callWithRetries, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
-import { raceAbort, toSwarmError } from './provider-error.js';
+import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
+import { callWithRetries, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
+import { raceAbort } from './provider-error.js';
 import { validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
 import { estimateUsage } from './usage-estimate.js';
@@ -37,21 +37,7 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   validateProviderOptions('openaiModel', model, options);
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
-  // A client of the pinned SDK (created here, or an instance of the same OpenAI class) uses a signal
-  // in a known way: calls nothing else can cancel run on a light signal (see callPolicy). Any other
-  // client (a wrapper, a fake, another copy of the SDK) gets real AbortSignals.
-  const lightSignals = options.client === undefined || options.client instanceof OpenAI;
-  const policy = callPolicy(provider, options, { lightSignals });
-
-  const timeout = Math.ceil(policy.timeoutMs);
-  // The client created here already has the attempt timeout and no retries of its own.
-  const getClient = lazyOpenAIClient(options, { timeout, maxRetries: 0 });
-  // The SDK is told the attempt timeout and no retries, unless its client already has them: an
-  // explicit `timeout` costs every request an extra header (X-Stainless-Timeout) to build and check.
-  const requestOptions = (client: OpenAI, signal: AbortSignal): OpenAI.RequestOptions =>
-    client.timeout === timeout && client.maxRetries === 0 ? { signal } : { signal, timeout, maxRetries: 0 };
-  const classify = (error: unknown) =>
-    toSwarmError(error, { provider, sdk: OpenAI, timeoutMs: policy.timeoutMs });
+  const { policy, getClient, requestOptions, classify } = openaiCallSetup(provider, options);
 
   return {
     id: `${provider}:${model}`,
