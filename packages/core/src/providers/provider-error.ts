@@ -1,4 +1,5 @@
 import { AbortError, ModelError, SwarmError } from '../errors.js';
+import { raceSignal } from '../linked-signal.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -139,38 +140,5 @@ export function raceAbort<T>(
   signal: AbortSignal | undefined,
   provider: string,
 ): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    // The listener is an object, not a named closure (which tsx, running the benches, wraps in a
-    // name-keeping call per creation).
-    const race = new AbortRace(signal, provider, reject);
-    if (signal.aborted) race.handleEvent();
-    signal.addEventListener('abort', race, once);
-    // Settled by hand rather than with .finally(): one promise fewer on every call.
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', race);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', race);
-        reject(error);
-      },
-    );
-  });
-}
-
-const once = { once: true } as const;
-
-// Rejects a raced call with an AbortError when its signal fires (an EventListener object).
-class AbortRace {
-  constructor(
-    readonly signal: AbortSignal,
-    readonly provider: string,
-    readonly reject: (error: unknown) => void,
-  ) {}
-
-  handleEvent(): void {
-    this.reject(new AbortError(`The ${this.provider} call was aborted.`, { cause: this.signal.reason }));
-  }
+  return signal ? raceSignal(promise, signal, `The ${provider} call was aborted.`) : promise;
 }
