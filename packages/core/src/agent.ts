@@ -6,7 +6,7 @@ import { resolveModel } from './resolve-model.js';
 import { RunContext, type RunOptions } from './run-context.js';
 import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, toolDefinition } from './tool.js';
-import type { Message, Model, ModelLike, ToolCall, ToolChoice, Usage } from './types.js';
+import type { Message, Model, ModelLike, ToolCall, ToolChoice, ToolDefinition, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** Options of an Agent: plain configuration; the run loop lives in `run`. */
@@ -83,6 +83,10 @@ export class Agent {
   readonly toolTimeoutMs: number | undefined;
   // The agent's own tools by name, built once: a run given no extra tools reads it, never writes it.
   readonly #toolsByName: ReadonlyMap<string, Tool>;
+  // What every run given no extra tools sends: the definitions (checked against the tools each run,
+  // see #definitionsOf) and the request metadata.
+  #definitions: readonly ToolDefinition[] = [];
+  readonly #metadata: Readonly<{ agent: string; purpose: string }>;
 
   constructor(options: AgentOptions) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
@@ -125,13 +129,29 @@ export class Agent {
     this.maxTurns = maxTurns;
     this.toolTimeoutMs = options.toolTimeoutMs;
     this.#toolsByName = new Map(this.tools.map((t) => [t.name, t]));
+    this.#metadata = Object.freeze({ agent: this.name, purpose: 'agent' });
+  }
+
+  // The definitions of a run's tools. For the agent's own tools, the same array run after run,
+  // unless a tool changed since (toolDefinition notices): then a new one, kept for the next runs.
+  #definitionsOf(byName: ReadonlyMap<string, Tool>): ToolDefinition[] {
+    if (byName !== this.#toolsByName) return Array.from(byName.values(), toolDefinition);
+    const cached = this.#definitions;
+    let index = 0;
+    let same = cached.length === byName.size;
+    for (const t of byName.values()) {
+      if (!same) break;
+      same = toolDefinition(t) === cached[index++];
+    }
+    if (!same) this.#definitions = Object.freeze(Array.from(byName.values(), toolDefinition));
+    return this.#definitions as ToolDefinition[];
   }
 
   /**
    * Runs the tool loop: call the model; run the tools it asked for (concurrently); repeat until it
    * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls.
    */
-  run(input: string | Message[], options: AgentRunOptions = {}): Promise<AgentResult> {
+  run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult> {
     // Not async, so that a run in flight holds one suspended frame less; what throws here rejects.
     let context: RunContext;
     let history: Message[];
@@ -163,9 +183,8 @@ export class Agent {
   ): Promise<AgentResult> {
     try {
       let toolChoice = options.toolChoice;
-      // Computed once per tool (see toolDefinition); only the array is new per run.
-      const definitions = Array.from(byName.values(), toolDefinition);
-      const metadata = { agent: this.name, purpose: 'agent' };
+      const definitions = this.#definitionsOf(byName);
+      const metadata = this.#metadata;
       const result: AgentResult = {
         output: '',
         messages: [],
@@ -340,6 +359,8 @@ export class Agent {
     return record;
   }
 }
+
+const noRunOptions: AgentRunOptions = Object.freeze({});
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;

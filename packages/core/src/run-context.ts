@@ -68,7 +68,13 @@ export class RunContext {
   /** The run this one is nested in, if any. */
   readonly parent: RunContext | undefined;
   /** Names of the runs from the outermost to this one (topology types, or agent names). */
-  readonly path: readonly string[];
+  get path(): readonly string[] {
+    // Made at the first read (a nested run's events, or a run nested in this one): most runs never need it.
+    this.#path ??= Object.freeze([...(this.parent?.path ?? []), this.#name]);
+    return this.#path;
+  }
+  readonly #name: string;
+  #path: readonly string[] | undefined;
   /** The parent's tool call this nested run answers, if a tool started it. */
   readonly parentToolCallId: string | undefined;
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
@@ -94,7 +100,7 @@ export class RunContext {
     this.runId = options.runId ?? newRunId();
     this.topology = options.topology;
     this.parent = parent;
-    this.path = [...(parent?.path ?? []), options.topology ?? options.name ?? 'run'];
+    this.#name = options.topology ?? options.name ?? 'run';
     this.parentToolCallId = parent ? options.parentToolCallId : undefined;
     this.signal = joinSignals(parent?.signal, options.signal);
     this.limiter = options.limiter ?? parent?.limiter;
@@ -115,7 +121,7 @@ export class RunContext {
       ...(this.parentToolCallId !== undefined && { parentToolCallId: this.parentToolCallId }),
       runId: this.runId,
       topology: this.topology,
-      name: this.path.at(-1),
+      name: this.#name,
       signal: joinSignals(this.signal, signal),
       limiter: this.limiter,
       budget: this.budget,
@@ -345,8 +351,10 @@ function joinSignals(parent: AbortSignal | undefined, own: AbortSignal | undefin
   return AbortSignal.any([parent, own]);
 }
 
+const noBudget: Budget = Object.freeze({});
+
 function validateBudget(budget: Budget | undefined): Budget {
-  if (budget === undefined) return {};
+  if (budget === undefined) return noBudget;
   for (const key of ['maxCalls', 'maxTokens'] as const) {
     const value = budget[key];
     if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {

@@ -5,7 +5,6 @@ import {
   type OpenAIConnectionOptions,
   openaiCallSetup,
   type ProviderCallOptions,
-  raceAbort,
   validateProviderOptions,
 } from '@swarm/core';
 import type OpenAI from 'openai';
@@ -57,13 +56,13 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
       };
       // A response missing a vector throws inside the attempt: a retryable fault, retried like a
       // chat completion without choices.
-      return callWithRetries(policy, embedOptions.signal, classify, (signal) =>
-        raceAbort(
-          getClient().embeddings.create(params, requestOptions(getClient(), signal)),
-          signal,
-          provider,
-        ).then((response) => toVectors(response, texts.length, provider)),
-      );
+      // callWithRetries ends an attempt when its signal fires, whether or not the client heeds it.
+      return callWithRetries(policy, embedOptions.signal, classify, (signal) => {
+        const client = getClient();
+        return client.embeddings
+          .create(params, requestOptions(client, signal))
+          .then((response) => toVectors(response, texts.length, provider));
+      });
     },
   };
 }

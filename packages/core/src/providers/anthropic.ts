@@ -121,11 +121,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         throw classify(error);
       });
       return callWithRetries(policy, request.signal, classify, async (signal) => {
-        const message = await raceAbort(
-          anthropic.messages.create(params, requestOptions(signal)),
-          signal,
-          provider,
-        );
+        // callWithRetries ends the attempt when its signal fires, whether or not the client heeds it.
+        const message = await anthropic.messages.create(params, requestOptions(signal));
         if (!Array.isArray(message?.content)) {
           throw new ModelError(`${provider}: the response has no content.`, { provider, retryable: true });
         }

@@ -332,6 +332,34 @@ describe('openaiModel', () => {
     }
   });
 
+  it('ends a call at timeoutMs or on abort even when the client given ignores every signal (a custom fetch)', async () => {
+    let requests = 0;
+    const deaf: Fetch = () => {
+      requests++;
+      return new Promise<never>(() => {});
+    };
+    const client = new OpenAI({ apiKey: 'k', baseURL: 'http://in-memory.invalid/v1', fetch: deaf });
+    const deafModel = openaiModel('gpt-5.4', {
+      client,
+      timeoutMs: 50,
+      maxRetries: 1,
+      initialRetryDelayMs: 1,
+    });
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const started = Date.now();
+    const timedOut = await deafModel.generate({ messages }).catch((caught: unknown) => caught);
+    expect(timedOut).toBeInstanceOf(ModelError);
+    expect((timedOut as Error).message).toMatch(/timed out after 50 ms/);
+    expect(requests).toBe(2);
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 10);
+    const slow = openaiModel('gpt-5.4', { client, timeoutMs: 60_000 });
+    await expect(slow.generate({ messages, signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it("hands a client the user brings a fresh real AbortSignal per attempt, never the caller's", async () => {
     const seen: OpenAI.RequestOptions[] = [];
     const client = {

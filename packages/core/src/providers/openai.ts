@@ -9,6 +9,7 @@ import type {
   ModelStreamEvent,
   ToolCall,
   ToolChoice,
+  ToolDefinition,
   Usage,
 } from '../types.js';
 import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
@@ -51,13 +52,12 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
       } catch (error) {
         return Promise.reject(error);
       }
+      // callWithRetries ends an attempt when its signal fires, whether or not the client heeds it.
       return callWithRetries(policy, request.signal, classify, (signal) => {
         const client = getClient();
-        return raceAbort(
-          client.chat.completions.create(params, requestOptions(client, signal)),
-          signal,
-          provider,
-        ).then((completion) => fromCompletion(completion, request, model, provider));
+        return client.chat.completions
+          .create(params, requestOptions(client, signal))
+          .then((completion) => fromCompletion(completion, request, model, provider));
       });
     },
 
@@ -172,15 +172,26 @@ function toChatParams(
   const params: ChatParams = { model, messages };
   const tools = request.tools ?? [];
   if (tools.length > 0) {
-    params.tools = tools.map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    }));
+    params.tools = tools.map(toChatTool);
     if (request.toolChoice !== undefined) params.tool_choice = toToolChoice(request.toolChoice);
   }
   if (request.temperature !== undefined) params.temperature = request.temperature;
   if (request.maxTokens !== undefined) params[maxTokensParam] = request.maxTokens;
   return params;
+}
+
+// A frozen definition (every Tool's, see `toolDefinition`) cannot change, so its wire form is made once.
+const chatTools = new WeakMap<ToolDefinition, OpenAI.Chat.ChatCompletionFunctionTool>();
+
+function toChatTool(tool: ToolDefinition): OpenAI.Chat.ChatCompletionFunctionTool {
+  const cached = chatTools.get(tool);
+  if (cached !== undefined) return cached;
+  const chatTool: OpenAI.Chat.ChatCompletionFunctionTool = {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
+  if (Object.isFrozen(tool)) chatTools.set(tool, chatTool);
+  return chatTool;
 }
 
 function toChatMessage(message: Message): ChatMessage {

@@ -140,6 +140,66 @@ describe('callWithRetries', () => {
     expect(timers()).toBeLessThanOrEqual(before);
   });
 
+  it.each([
+    ['light', true],
+    ['real', false],
+  ])(
+    'ends an attempt that ignores its %s signal when it times out, and retries it on a fresh one',
+    async (_kind, lightSignals) => {
+      const before = timers();
+      const seen: AbortSignal[] = [];
+      const started = performance.now();
+      const error = await callWithRetries(
+        callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 1, timeoutMs: 20 }, { lightSignals }),
+        undefined,
+        classify,
+        (signal) => {
+          seen.push(signal);
+          return new Promise<never>(() => {}); // heeds nothing, never settles
+        },
+      ).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error).not.toBeInstanceOf(AbortError);
+      expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
+      expect(seen).toHaveLength(3);
+      expect(seen.every((signal) => signal.aborted)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(timers()).toBeLessThanOrEqual(before);
+    },
+  );
+
+  it('ends a call whose attempt ignores its signal when the caller aborts, first attempt or retry', async () => {
+    for (const failFirst of [false, true]) {
+      const controller = new AbortController();
+      const light = callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 1 }, { lightSignals: true });
+      const call = callWithRetries(light, controller.signal, classify, (_signal, attempt) => {
+        if (failFirst && attempt === 0) {
+          return Promise.reject(new ModelError('busy', { provider: 'test', retryable: true }));
+        }
+        setTimeout(() => controller.abort(), 5);
+        return new Promise<never>(() => {});
+      });
+      await expect(call).rejects.toBeInstanceOf(AbortError);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    }
+  });
+
+  it('settles once: an attempt that answers after its signal fired changes nothing', async () => {
+    let answer: (value: string) => void = () => {};
+    const controller = new AbortController();
+    const call = callWithRetries(
+      callPolicy('test', { maxRetries: 0 }, { lightSignals: true }),
+      controller.signal,
+      classify,
+      () => new Promise<string>((resolve) => (answer = resolve)),
+    );
+    controller.abort();
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+    answer('late');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+  });
+
   it('reports an abort by the caller as AbortError, not as a provider failure', async () => {
     const controller = new AbortController();
     const call = callWithRetries(policy, controller.signal, classify, (signal) => {

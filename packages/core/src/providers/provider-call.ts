@@ -1,5 +1,11 @@
 import { AbortError, ModelError, type SwarmError } from '../errors.js';
-import { abortableDelay, type LinkedSignal, lightLinkSignal, linkSignal } from '../linked-signal.js';
+import {
+  abortableDelay,
+  type LinkedSignal,
+  lightLinkSignal,
+  linkSignal,
+  raceSignal,
+} from '../linked-signal.js';
 
 /** The SDK's own default timeout of one HTTP attempt: 10 minutes. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
@@ -88,24 +94,28 @@ export type ClassifyError = (error: unknown) => SwarmError;
  */
 export type Attempt<T> = (signal: AbortSignal, attempt: number) => Promise<T>;
 
-/** The whole call's scope: the caller's signal, linked to a deadline only when there is one. */
-type CallScope = Pick<LinkedSignal, 'cause' | 'release'> & { readonly signal: AbortSignal | undefined };
+/**
+ * The whole call's scope: undefined when there is no deadline (the attempts then link to the caller's
+ * signal directly, so a call pays for one linked signal, not two), else a signal linked to the
+ * caller's that fires at the deadline.
+ */
+type CallScope = LinkedSignal | undefined;
 
-// Linking costs a controller and a listener; without a deadline the attempts link to the caller's
-// signal directly, so a call pays for one linked signal, not two.
 function callScope(callerSignal: AbortSignal | undefined, deadlineMs: number | undefined): CallScope {
-  if (deadlineMs === undefined) return { signal: callerSignal, cause: undefined, release: noop };
-  return linkSignal(callerSignal, deadlineMs);
+  return deadlineMs === undefined ? undefined : linkSignal(callerSignal, deadlineMs);
 }
 
-function noop(): void {}
-
-// The attempt's own signal, linked to the call's (if any) and firing at the attempt timeout: a light
-// one where the SDK is known to use nothing else of a signal (no AbortSignal to make per attempt).
-function attemptSignal(policy: CallPolicy, call: CallScope): LinkedSignal {
+// The attempt's own signal, linked to the call's (or the caller's) and firing at the attempt
+// timeout: a light one where the SDK is known to use nothing else of a signal.
+function attemptSignal(
+  policy: CallPolicy,
+  call: CallScope,
+  callerSignal: AbortSignal | undefined,
+): LinkedSignal {
+  const parent = call === undefined ? callerSignal : call.signal;
   return policy.lightSignals
-    ? lightLinkSignal(call.signal, policy.timeoutMs)
-    : linkSignal(call.signal, policy.timeoutMs);
+    ? lightLinkSignal(parent, policy.timeoutMs)
+    : linkSignal(parent, policy.timeoutMs);
 }
 
 /**
@@ -113,21 +123,23 @@ function attemptSignal(policy: CallPolicy, call: CallScope): LinkedSignal {
  * caller's and released when the attempt ends, so the caller's signal keeps no listener (a light
  * one for the pinned SDKs, see `CallPolicy`). It fires at the attempt timeout and cuts the request,
  * body included. Every wait is a timer cleared when the call ends, aborts or passes its deadline.
+ * An attempt is over as soon as its signal fires, whether or not the client heeds the signal: the
+ * call then rejects (or retries) at once, so a client that ignores its signal cannot hold it.
  *
  * This is the way to build a provider (a model, an embedder, another API) that fails like swarm's
  * own: take `ProviderCallOptions`, check them with `validateProviderOptions` and make a `callPolicy`
  * at construction, then run every request through `callWithRetries` with the client's own retries
- * off, handing each attempt's signal to the client (and to `raceAbort`, for a client that may not
- * heed it). It rejects with `AbortError` when the caller aborts, with a retryable `ModelError` when
- * an attempt times out, the deadline passes or a wait would exceed `maxRetryDelayMs` (with
- * `retryAfterMs`), and with the last classified error when the retries run out.
+ * off, handing each attempt's signal to the client. It rejects with `AbortError` when the caller
+ * aborts, with a retryable `ModelError` when an attempt times out, the deadline passes or a wait
+ * would exceed `maxRetryDelayMs` (with `retryAfterMs`), and with the last classified error when the
+ * retries run out.
  *
  * ```ts
  * validateProviderOptions('acmeEmbedder', model, options);
  * const policy = callPolicy('acme', options);
  * const classify: ClassifyError = (error) => toSwarmError(error, { provider: 'acme' });
  * const vectors = await callWithRetries(policy, signal, classify, (attemptSignal) =>
- *   raceAbort(client.embed(texts, { signal: attemptSignal, maxRetries: 0 }), attemptSignal, 'acme'),
+ *   client.embed(texts, { signal: attemptSignal, maxRetries: 0 }),
  * );
  * ```
  */
@@ -138,15 +150,16 @@ export function callWithRetries<T>(
   attempt: Attempt<T>,
 ): Promise<T> {
   // Not async: the first attempt, which almost every call ends with, runs without a suspended
-  // frame of its own; only a failed one goes on to the retry loop.
-  let call: CallScope | undefined;
+  // frame; only a failed one goes on to the retry loop. One promise settles the call: the first
+  // of the attempt's own settling and its signal firing.
+  let call: CallScope;
   let first: LinkedSignal | undefined;
   let pending: Promise<T>;
   // The deadline counts from here; without one, no clock is read.
   const started = policy.deadlineMs === undefined ? 0 : Date.now();
   try {
     call = callScope(callerSignal, policy.deadlineMs);
-    first = attemptSignal(policy, call);
+    first = attemptSignal(policy, call, callerSignal);
     pending = attempt(first.signal, 0);
   } catch (error) {
     first?.release();
@@ -155,25 +168,51 @@ export function callWithRetries<T>(
   }
   const scope = call;
   const current = first;
-  return pending.then(
-    (value) => {
-      current.release();
-      scope.release();
-      return value;
-    },
-    (error: unknown) => {
+  const signal = current.signal;
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    // Called with the attempt's error, or as the signal's abort listener (with its event).
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', fail);
       let failure: SwarmError;
       try {
-        failure = classifyFailure(error, policy, callerSignal, scope, current, classify);
+        failure = classifyFailure(
+          isEventOf(error, signal) ? signal.reason : error,
+          policy,
+          callerSignal,
+          scope,
+          current,
+          classify,
+        );
       } catch (thrown) {
-        scope.release();
-        throw thrown;
+        scope?.release();
+        reject(thrown);
+        return;
       } finally {
         current.release();
       }
-      return retry(policy, callerSignal, classify, attempt, scope, started, failure);
-    },
-  );
+      retry(policy, callerSignal, classify, attempt, scope, started, failure).then(resolve, reject);
+    };
+    pending.then((value) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', fail);
+      current.release();
+      scope?.release();
+      resolve(value);
+    }, fail);
+    if (signal.aborted) fail(signal.reason);
+    else signal.addEventListener('abort', fail, once);
+  });
+}
+
+const once = { once: true } as const;
+
+// Whether a listener was called with `signal`'s abort event rather than with an error.
+function isEventOf(value: unknown, signal: AbortSignal): boolean {
+  return typeof value === 'object' && value !== null && (value as { target?: unknown }).target === signal;
 }
 
 // The attempts after a failed first one, each after its wait; releases the call's scope at the end.
@@ -190,9 +229,10 @@ async function retry<T>(
   try {
     for (let index = 1; ; index++) {
       await waitBeforeRetry(failure, index - 1, policy, started, callerSignal, call);
-      const current = attemptSignal(policy, call);
+      const current = attemptSignal(policy, call, callerSignal);
       try {
-        return await attempt(current.signal, index);
+        // Over when its signal fires, whatever the attempt does.
+        return await raceSignal(attempt(current.signal, index), current.signal);
       } catch (error) {
         failure = classifyFailure(error, policy, callerSignal, call, current, classify);
       } finally {
@@ -200,7 +240,7 @@ async function retry<T>(
       }
     }
   } finally {
-    call.release();
+    call?.release();
   }
 }
 
@@ -218,7 +258,7 @@ export async function* streamWithRetries<E>(
   const started = Date.now();
   try {
     for (let index = 0; ; index++) {
-      const current = attemptSignal(policy, call);
+      const current = attemptSignal(policy, call, callerSignal);
       let yielded = 0;
       let failure: SwarmError;
       try {
@@ -236,7 +276,7 @@ export async function* streamWithRetries<E>(
       await waitBeforeRetry(failure, index, policy, started, callerSignal, call);
     }
   } finally {
-    call.release();
+    call?.release();
   }
 }
 
@@ -253,7 +293,7 @@ function classifyFailure(
   if (callerSignal?.aborted) {
     return new AbortError(`The ${provider} call was aborted.`, { cause: callerSignal.reason });
   }
-  if (call.cause === 'timeout') return deadlineError(policy, error);
+  if (call?.cause === 'timeout') return deadlineError(policy, error);
   if (current.cause === 'timeout') return attemptTimeoutError(policy, error);
   return classify(error);
 }
@@ -284,7 +324,7 @@ async function waitBeforeRetry(
   call: CallScope,
 ): Promise<void> {
   if (!(failure instanceof ModelError) || !failure.retryable || index >= policy.maxRetries) throw failure;
-  if (call.signal?.aborted) throw failure;
+  if ((call === undefined ? callerSignal : call.signal)?.aborted) throw failure;
   const asked = retryAfterMs(failure.cause);
   const delay = asked ?? backoffMs(index, policy.initialRetryDelayMs);
   if (delay > policy.maxRetryDelayMs) {
@@ -303,12 +343,12 @@ async function waitBeforeRetry(
     throw deadlineError(policy, failure);
   }
   try {
-    await abortableDelay(delay, call.signal);
+    await abortableDelay(delay, call === undefined ? callerSignal : call.signal);
   } catch (error) {
     if (callerSignal?.aborted) {
       throw new AbortError(`The ${policy.provider} call was aborted.`, { cause: callerSignal.reason });
     }
-    throw call.cause === 'timeout' ? deadlineError(policy, failure) : error;
+    throw call?.cause === 'timeout' ? deadlineError(policy, failure) : error;
   }
 }
 
