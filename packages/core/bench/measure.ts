@@ -1,7 +1,8 @@
 // Helpers shared by the benchmarks: timing in alternating rounds, in-memory OpenAI transports, and
 // the one-tool scripted turn every framework is asked to run.
+
+import type { Model, ModelRequest, ModelResponse, Usage } from '@swarm/core';
 import OpenAI from 'openai';
-import type { Model, ModelRequest, ModelResponse, Usage } from '../src/types.js';
 
 /**
  * Mean CPU microseconds (user + system, this process) per call of `fn` over `n` sequential calls.
