@@ -121,6 +121,31 @@ describe('lightLinkSignal', () => {
     expect(called).toEqual([]);
   });
 
+  it('calls any number of listeners once each, in the order added, removals and re-adds included', () => {
+    const parent = new AbortController();
+    const linked = lightLinkSignal(parent.signal, 60_000);
+    const calls: string[] = [];
+    const listener = (name: string) => () => calls.push(name);
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map(listener) as [
+      () => number,
+      () => number,
+      () => number,
+      () => number,
+      () => number,
+    ];
+    for (const l of [a, b, c, d]) linked.signal.addEventListener('abort', l);
+    linked.signal.removeEventListener('abort', a);
+    linked.signal.removeEventListener('abort', c);
+    linked.signal.addEventListener('abort', e);
+    linked.signal.addEventListener('abort', a);
+    linked.signal.addEventListener('abort', b); // already there: counts once
+    parent.abort();
+    expect(calls).toEqual(['b', 'd', 'e', 'a']);
+    linked.signal.addEventListener('abort', c); // added after the abort: never called
+    expect(calls).toEqual(['b', 'd', 'e', 'a']);
+    linked.release();
+  });
+
   it('makes no timer for an infinite time', () => {
     const before = timers();
     const linked = lightLinkSignal(undefined, Number.POSITIVE_INFINITY);

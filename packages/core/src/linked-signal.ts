@@ -73,21 +73,30 @@ export function lightLinkSignal(parent: AbortSignal | undefined, timeoutMs: numb
 
 const once = { once: true } as const;
 
-// The state of one light link. No closure per link: it is itself the parent's listener (an
-// EventListener object), and its timer's callback is a module function given the link.
+type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
+
+// One light link, which is also the signal it hands out: no second object, no closure per link.
+// It is itself the parent's listener (an EventListener object), and its timer's callback is a
+// module function given the link. The first two listeners (the SDK's and the call's race, on
+// every call) sit in fields; only more go to an array.
 class LightLink implements LinkedSignal {
-  readonly #signal = new LightSignal();
+  aborted = false;
+  reason: unknown = undefined;
+  onabort: ((event: Event) => void) | null = null;
+  cause: LinkedSignalCause | undefined;
   readonly #parent: AbortSignal | undefined;
   readonly #timeoutMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  cause: LinkedSignalCause | undefined;
+  #first: AbortListener | undefined;
+  #second: AbortListener | undefined;
+  #more: AbortListener[] | undefined;
 
   constructor(parent: AbortSignal | undefined, timeoutMs: number) {
     this.#parent = parent;
     this.#timeoutMs = timeoutMs;
     if (parent?.aborted) {
       this.cause = 'parent';
-      this.#signal.fire(parent.reason);
+      this.#fire(parent.reason);
       return;
     }
     parent?.addEventListener('abort', this, once);
@@ -95,7 +104,7 @@ class LightLink implements LinkedSignal {
   }
 
   get signal(): AbortSignal {
-    return this.#signal as unknown as AbortSignal;
+    return this as unknown as AbortSignal;
   }
 
   release(): void {
@@ -108,53 +117,54 @@ class LightLink implements LinkedSignal {
   handleEvent(): void {
     this.cause ??= 'parent';
     this.release();
-    this.#signal.fire(this.#parent?.reason);
+    this.#fire(this.#parent?.reason);
   }
 
   /** The timer fired. */
   timedOut(): void {
     this.cause ??= 'timeout';
     this.release();
-    this.#signal.fire(new Error(`Timed out after ${this.#timeoutMs} ms.`));
+    this.#fire(new Error(`Timed out after ${this.#timeoutMs} ms.`));
   }
-}
-
-function fireLightTimeout(link: LightLink): void {
-  link.timedOut();
-}
-
-type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
-
-class LightSignal {
-  aborted = false;
-  reason: unknown = undefined;
-  onabort: ((event: Event) => void) | null = null;
-  // Created at the first listener (the SDK adds one per request, the abort race another).
-  #listeners: AbortListener[] | undefined;
 
   addEventListener(type: string, listener: AbortListener | null): void {
-    if (type !== 'abort' || listener === null) return;
-    if (this.#listeners === undefined) this.#listeners = [listener];
-    else if (!this.#listeners.includes(listener)) this.#listeners.push(listener);
+    if (type !== 'abort' || listener === null || this.aborted || this.#has(listener)) return;
+    // Kept in the order added: a slot is taken only when nothing comes after it.
+    const more = this.#more !== undefined && this.#more.length > 0;
+    if (this.#first === undefined && this.#second === undefined && !more) this.#first = listener;
+    else if (this.#second === undefined && !more) this.#second = listener;
+    else (this.#more ??= []).push(listener);
   }
 
   removeEventListener(type: string, listener: AbortListener | null): void {
-    if (type !== 'abort' || listener === null || this.#listeners === undefined) return;
-    const at = this.#listeners.indexOf(listener);
-    if (at !== -1) this.#listeners.splice(at, 1);
+    if (type !== 'abort' || listener === null) return;
+    if (this.#first === listener) this.#first = undefined;
+    else if (this.#second === listener) this.#second = undefined;
+    else if (this.#more !== undefined) {
+      const at = this.#more.indexOf(listener);
+      if (at !== -1) this.#more.splice(at, 1);
+    }
   }
 
   throwIfAborted(): void {
     if (this.aborted) throw this.reason;
   }
 
-  /** Aborts once: sets `aborted` and `reason`, then calls each listener (and `onabort`) once. */
-  fire(reason: unknown): void {
+  #has(listener: AbortListener): boolean {
+    return this.#first === listener || this.#second === listener || (this.#more?.includes(listener) ?? false);
+  }
+
+  // Aborts once: sets `aborted` and `reason`, then calls each listener (in the order added, and
+  // `onabort` last) once.
+  #fire(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = this.#listeners ?? [];
-    this.#listeners = undefined;
+    const listeners: AbortListener[] = [];
+    if (this.#first !== undefined) listeners.push(this.#first);
+    if (this.#second !== undefined) listeners.push(this.#second);
+    if (this.#more !== undefined) listeners.push(...this.#more);
+    this.#first = this.#second = this.#more = undefined;
     const event = { type: 'abort', target: this } as unknown as Event;
     for (const listener of listeners) {
       if (typeof listener === 'function') listener.call(this, event);
@@ -162,6 +172,10 @@ class LightSignal {
     }
     this.onabort?.call(this as unknown as AbortSignal, event);
   }
+}
+
+function fireLightTimeout(link: LightLink): void {
+  link.timedOut();
 }
 
 /**

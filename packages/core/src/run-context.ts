@@ -59,7 +59,12 @@ export interface RunContextOptions extends RunOptions {
  * `parent`, the run is nested: calls, usage, budget and events are shared with every ancestor.
  */
 export class RunContext {
-  readonly runId: string;
+  /** The run's id, unique across processes (made at its first read: most runs nobody asks). */
+  get runId(): string {
+    this.#runId ??= newRunId();
+    return this.#runId;
+  }
+  #runId: string | undefined;
   readonly topology: string | undefined;
   readonly signal: AbortSignal | undefined;
   readonly limiter: Limiter | undefined;
@@ -97,7 +102,7 @@ export class RunContext {
 
   constructor(options: RunContextOptions = {}) {
     const { parent } = options;
-    this.runId = options.runId ?? newRunId();
+    this.#runId = options.runId;
     this.topology = options.topology;
     this.parent = parent;
     this.#name = options.topology ?? options.name ?? 'run';

@@ -57,12 +57,16 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
       // A response missing a vector throws inside the attempt: a retryable fault, retried like a
       // chat completion without choices.
       // callWithRetries ends an attempt when its signal fires, whether or not the client heeds it.
-      return callWithRetries(policy, embedOptions.signal, classify, (signal) => {
-        const client = getClient();
-        return client.embeddings
-          .create(params, requestOptions(client, signal))
-          .then((response) => toVectors(response, texts.length, provider));
-      });
+      return callWithRetries(
+        policy,
+        embedOptions.signal,
+        classify,
+        (signal) => {
+          const client = getClient();
+          return client.embeddings.create(params, requestOptions(client, signal));
+        },
+        (response) => toVectors(response, texts.length, provider),
+      );
     },
   };
 }

@@ -53,12 +53,17 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
         return Promise.reject(error);
       }
       // callWithRetries ends an attempt when its signal fires, whether or not the client heeds it.
-      return callWithRetries(policy, request.signal, classify, (signal) => {
-        const client = getClient();
-        return client.chat.completions
-          .create(params, requestOptions(client, signal))
-          .then((completion) => fromCompletion(completion, request, model, provider));
-      });
+      return callWithRetries(
+        policy,
+        request.signal,
+        classify,
+        (signal) => {
+          const client = getClient();
+          return client.chat.completions.create(params, requestOptions(client, signal));
+        },
+        // A completion without a choice throws a retryable ModelError: the attempt is retried.
+        (completion) => fromCompletion(completion, request, model, provider),
+      );
     },
 
     async *stream(request) {
@@ -166,9 +171,13 @@ function toChatParams(
   request: ModelRequest,
   maxTokensParam: 'max_completion_tokens' | 'max_tokens',
 ): ChatParams {
-  const messages: ChatMessage[] = [];
-  if (request.system) messages.push({ role: 'system', content: request.system });
-  for (const message of request.messages) messages.push(toChatMessage(message));
+  // Made at its final length: an array grown by push keeps room for 16 more, and a request in
+  // flight holds it until the answer comes.
+  const offset = request.system ? 1 : 0;
+  const messages = new Array<ChatMessage>(request.messages.length + offset);
+  if (request.system) messages[0] = { role: 'system', content: request.system };
+  for (let i = 0; i < request.messages.length; i++)
+    messages[i + offset] = toChatMessage(request.messages[i]!);
   const params: ChatParams = { model, messages };
   const tools = request.tools ?? [];
   if (tools.length > 0) {

@@ -200,6 +200,36 @@ describe('callWithRetries', () => {
     await expect(call).rejects.toBeInstanceOf(AbortError);
   });
 
+  it('reads each response with `read`: its value is the answer, and what it throws fails that attempt', async () => {
+    const responses = ['', 'ok'];
+    let attempts = 0;
+    const value = await callWithRetries(
+      policy,
+      undefined,
+      classify,
+      async () => responses[attempts++]!,
+      (response) => {
+        if (response === '') throw new ModelError('empty response', { provider: 'test', retryable: true });
+        return response.length;
+      },
+    );
+    expect(value).toBe(2);
+    expect(attempts).toBe(2);
+
+    let tries = 0;
+    const error = await callWithRetries(
+      policy,
+      undefined,
+      classify,
+      async () => tries++,
+      () => {
+        throw new ModelError('bad request', { provider: 'test', status: 400 });
+      },
+    ).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ message: 'bad request', status: 400 });
+    expect(tries).toBe(1);
+  });
+
   it('reports an abort by the caller as AbortError, not as a provider failure', async () => {
     const controller = new AbortController();
     const call = callWithRetries(policy, controller.signal, classify, (signal) => {
