@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
-import { ConfigError, MaxTurnsExceededError } from './errors.js';
+import { ConfigError, MaxTurnsExceededError, ModelError } from './errors.js';
 import type { SwarmEvent } from './events.js';
+import { RunContext } from './run-context.js';
 import { Gate } from './testing/gate.js';
 import { reply, ScriptedModel, toolCall, toolCalls } from './testing/scripted-model.js';
 import { tool } from './tool.js';
+import type { Model, ModelResponse } from './types.js';
 
 const add = tool({
   name: 'add',
@@ -212,5 +214,81 @@ describe('Agent', () => {
     expect(object).toEqual({ city: 'Paris' });
     expect(model.lastCall?.system).toBe('You know geography.');
     expect(model.lastCall?.toolChoice).toEqual({ name: 'respond' });
+  });
+});
+
+// A run nobody listens to takes a shorter path to the model (no promise around the model's own);
+// it must end exactly as a listened run does: same answer or error, same calls and tokens counted.
+describe('Agent runs with and without a listener end alike', () => {
+  type Outcome = { output?: string; error?: string; code?: string; calls: number; tokens: number };
+  const usage = { inputTokens: 1, outputTokens: 1, cachedTokens: 0, reasoningTokens: 0, totalTokens: 2 };
+  const calling: ModelResponse = {
+    text: '',
+    toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 1, b: 2 } }],
+    usage,
+    finishReason: 'tool-calls',
+    modelId: 'm',
+  };
+  const failing = (id: string, fail: (call: number) => boolean, sync = false): Model => {
+    let calls = 0;
+    return {
+      id,
+      generate: (() => {
+        if (fail(calls++)) {
+          if (sync) throw new Error(`${id} failed`);
+          return Promise.reject(new Error(`${id} failed`));
+        }
+        return Promise.resolve(calling);
+      }) as Model['generate'],
+    };
+  };
+  const scripted = () => new ScriptedModel([toolCall('add', { a: 1, b: 2 }), reply('3')]);
+
+  const scenarios: Record<string, { model: () => Model; abort?: boolean; budget?: number }> = {
+    'a tool turn, then the answer': { model: scripted },
+    'a model that rejects with a plain Error at the first call': {
+      model: () => failing('first', () => true),
+    },
+    'a model that throws synchronously': { model: () => failing('sync', () => true, true) },
+    'a model that rejects at the second call': { model: () => failing('second', (call) => call === 1) },
+    'a budget of one call spent by a tool turn': { model: scripted, budget: 1 },
+    'a run aborted before it starts': { model: scripted, abort: true },
+  };
+
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    it(name, async () => {
+      const outcomes: Outcome[] = [];
+      for (const listened of [false, true]) {
+        const controller = new AbortController();
+        if (scenario.abort) controller.abort();
+        const context = new RunContext({
+          name: 'a',
+          signal: controller.signal,
+          ...(scenario.budget !== undefined && { budget: { maxCalls: scenario.budget } }),
+          ...(listened && { onEvent: () => {} }),
+        });
+        const agent = new Agent({ name: 'a', model: scenario.model(), tools: [add] });
+        const totals = () => ({ calls: context.llmCalls, tokens: context.usage.totalTokens });
+        try {
+          const result = await agent.run('1+2?', { context });
+          outcomes.push({ output: result.output, ...totals() });
+        } catch (error) {
+          const { name: type, message, code } = error as Error & { code?: string };
+          outcomes.push({ error: `${type}: ${message}`, code, ...totals() });
+        }
+      }
+      expect(outcomes[0]).toEqual(outcomes[1]);
+    });
+  }
+
+  it('takes the shorter path only for a run nobody listens to: the answers and totals above are its', async () => {
+    const context = new RunContext({ name: 'a' });
+    const model = failing('first', () => true);
+    const error = await new Agent({ name: 'a', model })
+      .run('hi', { context })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ message: 'first failed', provider: 'first' });
+    expect(context.llmCalls).toBe(1);
   });
 });

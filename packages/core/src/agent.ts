@@ -3,10 +3,26 @@ import { type AsToolOptions, asTool } from './as-tool.js';
 import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import { resolveModel } from './resolve-model.js';
-import { RunContext, type RunOptions } from './run-context.js';
+import {
+  directCallDone,
+  directCallError,
+  RunContext,
+  type RunOptions,
+  startDirectCall,
+} from './run-context.js';
 import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, toolDefinition } from './tool.js';
-import type { Message, Model, ModelLike, ToolCall, ToolChoice, ToolDefinition, Usage } from './types.js';
+import type {
+  Message,
+  Model,
+  ModelLike,
+  ModelRequest,
+  ModelResponse,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+  Usage,
+} from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** Options of an Agent: plain configuration; the run loop lives in `run`. */
@@ -152,7 +168,8 @@ export class Agent {
    * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls.
    */
   run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult> {
-    // Not async, so that a run in flight holds one suspended frame less; what throws here rejects.
+    // Not async, and the first model call is made here: a run waiting for its first answer (most
+    // runs end with it) holds no suspended frame; the loop starts only when a tool is called.
     let context: RunContext;
     let history: Message[];
     let byName: ReadonlyMap<string, Tool>;
@@ -170,21 +187,87 @@ export class Agent {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#loop(history, byName, options, context);
+    let definitions: ToolDefinition[];
+    let request: ModelRequest;
+    let direct: Promise<ModelResponse> | undefined;
+    try {
+      definitions = this.#definitionsOf(byName);
+      request = this.#request(history, definitions, options, options.toolChoice);
+      direct = startDirectCall(context, this.model, request);
+    } catch (error) {
+      return Promise.reject(this.#failure(context, error));
+    }
+    const next = (response: ModelResponse) =>
+      response.toolCalls.length === 0
+        ? this.#answered(context, response)
+        : this.#loop(history, byName, definitions, options, context, response);
+    if (direct === undefined) {
+      return context.callModel(this.model, request).then(next, (error: unknown) => {
+        throw this.#failure(context, error);
+      });
+    }
+    // Nobody listens and no limiter: the model's own promise, counted here (see startDirectCall).
+    return direct.then(
+      (response) => next(directCallDone(context, response)),
+      (error: unknown) => {
+        throw this.#failure(context, directCallError(context, this.model, request, error));
+      },
+    );
   }
 
-  // The tool loop proper: call the model, run the tools it asked for, until it answers. A failure
-  // closes the agent's trace with `agent.error` (caught here: no extra promise per run).
+  // One model request of a run.
+  #request(
+    messages: Message[],
+    definitions: ToolDefinition[],
+    options: AgentRunOptions,
+    toolChoice: ToolChoice | undefined,
+  ): ModelRequest {
+    return {
+      system: options.instructions ?? this.instructions,
+      messages,
+      tools: definitions.length > 0 ? definitions : undefined,
+      toolChoice: definitions.length > 0 ? toolChoice : undefined,
+      temperature: this.temperature,
+      maxTokens: this.maxTokens,
+      metadata: this.#metadata,
+    };
+  }
+
+  // Closes the agent's trace with `agent.error`; returns the error to throw.
+  #failure(context: RunContext, error: unknown): unknown {
+    context.emitError('agent.error', error, this.name);
+    return error;
+  }
+
+  // A first answer without a tool call: the whole run.
+  #answered(context: RunContext, response: ModelResponse): AgentResult {
+    try {
+      const result: AgentResult = {
+        output: response.text,
+        messages: [{ role: 'assistant', content: response.text }],
+        usage: addUsage(emptyUsage(), response.usage),
+        llmCalls: 1,
+        toolCalls: [],
+      };
+      context.emit({ type: 'agent.end', agent: this.name, output: response.text });
+      return result;
+    } catch (error) {
+      throw this.#failure(context, error);
+    }
+  }
+
+  // The tool loop from the first answer that calls a tool: run the tools it asked for, call the
+  // model again, until it answers. A failure closes the agent's trace with `agent.error`.
   async #loop(
     history: Message[],
     byName: ReadonlyMap<string, Tool>,
+    definitions: ToolDefinition[],
     options: AgentRunOptions,
     context: RunContext,
+    first: ModelResponse,
   ): Promise<AgentResult> {
     try {
       let toolChoice = options.toolChoice;
-      const definitions = this.#definitionsOf(byName);
-      const metadata = this.#metadata;
       const result: AgentResult = {
         output: '',
         messages: [],
@@ -192,18 +275,9 @@ export class Agent {
         llmCalls: 0,
         toolCalls: [],
       };
-
-      for (let turn = 0; turn < this.maxTurns; turn++) {
-        result.llmCalls += 1;
-        const response = await context.callModel(this.model, {
-          system: options.instructions ?? this.instructions,
-          messages: result.messages.length === 0 ? history : [...history, ...result.messages],
-          tools: definitions.length > 0 ? definitions : undefined,
-          toolChoice: definitions.length > 0 ? toolChoice : undefined,
-          temperature: this.temperature,
-          maxTokens: this.maxTokens,
-          metadata,
-        });
+      let response = first;
+      for (let turn = 1; ; turn++) {
+        result.llmCalls = turn;
         addUsage(result.usage, response.usage);
         result.output = response.text;
         if (response.toolCalls.length === 0) {
@@ -228,11 +302,22 @@ export class Agent {
           });
           return result;
         }
+        if (turn >= this.maxTurns) throw new MaxTurnsExceededError(this.name, this.maxTurns);
+        const request = this.#request([...history, ...result.messages], definitions, options, toolChoice);
+        const direct = startDirectCall(context, this.model, request);
+        if (direct === undefined) response = await context.callModel(this.model, request);
+        else {
+          let answer: ModelResponse;
+          try {
+            answer = await direct;
+          } catch (error) {
+            throw directCallError(context, this.model, request, error);
+          }
+          response = directCallDone(context, answer);
+        }
       }
-      throw new MaxTurnsExceededError(this.name, this.maxTurns);
     } catch (error) {
-      context.emitError('agent.error', error, this.name);
-      throw error;
+      throw this.#failure(context, error);
     }
   }
 

@@ -53,6 +53,15 @@ export interface RunContextOptions extends RunOptions {
   runId?: string;
 }
 
+// Set by RunContext's static block: the internals behind `startDirectCall` and its two helpers.
+let directCall: (
+  context: RunContext,
+  model: Model,
+  request: ModelRequest,
+) => Promise<ModelResponse> | undefined;
+let directCallAnswered: (context: RunContext, response: ModelResponse) => ModelResponse;
+let directCallFailed: (context: RunContext, model: Model, request: ModelRequest, error: unknown) => Error;
+
 /**
  * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
  * and hand it to every agent call, so that budget and usage cover all agents together. Given a
@@ -83,21 +92,27 @@ export class RunContext {
   /** The parent's tool call this nested run answers, if a tool started it. */
   readonly parentToolCallId: string | undefined;
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
-  // Shared by every view of this run (`withSignal`), so they all count into the same totals.
-  #totals = { usage: emptyUsage(), llmCalls: 0, callSequence: 0 };
+  // The run whose totals this one counts into: itself, or for a view (`withSignal`) the run it views.
+  #root: RunContext = this;
+  #llmCalls = 0;
+  #callSequence = 0;
+  // Made at the first response (or read): a run waiting for its first answer holds no usage object.
+  #usage: Usage | undefined;
 
   /** Tokens used by every call of the run so far, nested runs included. */
   get usage(): Usage {
-    return this.#totals.usage;
+    const root = this.#root;
+    root.#usage ??= emptyUsage();
+    return root.#usage;
   }
 
   /** Model calls started so far, failed ones and nested runs' included. */
   get llmCalls(): number {
-    return this.#totals.llmCalls;
+    return this.#root.#llmCalls;
   }
 
   set llmCalls(value: number) {
-    this.#totals.llmCalls = value;
+    this.#root.#llmCalls = value;
   }
 
   constructor(options: RunContextOptions = {}) {
@@ -133,7 +148,7 @@ export class RunContext {
       textDeltas: this.textDeltas,
       onEvent: this.#onEvent,
     });
-    view.#totals = this.#totals;
+    view.#root = this.#root;
     return view;
   }
 
@@ -200,7 +215,35 @@ export class RunContext {
 
   // Counts calls in this run and every ancestor, so a nested run's calls are the parent's too.
   #countCalls(delta: number): void {
-    for (let run: RunContext | undefined = this; run; run = run.parent) run.#totals.llmCalls += delta;
+    for (let run: RunContext | undefined = this; run; run = run.parent) run.#root.#llmCalls += delta;
+  }
+
+  static {
+    directCall = (context, model, request) => context.#directCall(model, request);
+    directCallAnswered = (context, response) => context.#counted(response);
+    directCallFailed = (context, model, request, error) =>
+      normalizeError(error, request.signal ?? context.signal, model.id);
+  }
+
+  // `callModel` without its own promise, for a run nobody listens to and no limiter holds (see
+  // `startDirectCall`); undefined otherwise.
+  #directCall(model: Model, request: ModelRequest): Promise<ModelResponse> | undefined {
+    if (this.limiter || this.#listened) return undefined;
+    try {
+      throwIfAborted(this.signal);
+      this.checkBudget();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#countCalls(1);
+    const sequence = ++this.#root.#callSequence;
+    const signal = request.signal ?? this.signal;
+    try {
+      return this.#start(model, request, signal, sequence);
+    } catch (error) {
+      this.#countCalls(-1);
+      return Promise.reject(normalizeError(error, signal, model.id));
+    }
   }
 
   /**
@@ -220,7 +263,7 @@ export class RunContext {
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
     this.#countCalls(1);
     // Pairs this call's request, response and error events when calls of one agent run concurrently.
-    const sequence = ++this.#totals.callSequence;
+    const sequence = ++this.#root.#callSequence;
     const signal = request.signal ?? this.signal;
     if (this.limiter) {
       let started = false;
@@ -348,6 +391,37 @@ export class RunContext {
     }
     throw new ModelError(`The stream of ${model.id} ended without a finish event.`, { provider: model.id });
   }
+}
+
+/**
+ * `context.callModel(model, request)` for the Agent's hot path, without the promise `callModel`
+ * wraps the model's in: for a run nobody listens to (no events to emit) and no limiter holds, it
+ * checks and counts the call as `callModel` does and returns the model's own promise, whose answer
+ * must go through `directCallAnswered` (the usage counted) and whose error through
+ * `directCallFailed` (the error `callModel` would reject with). Otherwise it returns undefined:
+ * call `callModel`. Internal to the package (not exported from its index).
+ */
+export function startDirectCall(
+  context: RunContext,
+  model: Model,
+  request: ModelRequest,
+): Promise<ModelResponse> | undefined {
+  return directCall(context, model, request);
+}
+
+/** Counts the answer of a `startDirectCall` in the run's totals, and returns it. */
+export function directCallDone(context: RunContext, response: ModelResponse): ModelResponse {
+  return directCallAnswered(context, response);
+}
+
+/** The error `callModel` would have rejected with, for what a `startDirectCall` rejected with. */
+export function directCallError(
+  context: RunContext,
+  model: Model,
+  request: ModelRequest,
+  error: unknown,
+): Error {
+  return directCallFailed(context, model, request, error);
 }
 
 // A nested run given its own signal stops when either its own or its parent's fires.
