@@ -197,22 +197,36 @@ export class Agent {
     } catch (error) {
       return Promise.reject(this.#failure(context, error));
     }
-    const next = (response: ModelResponse) =>
-      response.toolCalls.length === 0
-        ? this.#answered(context, response)
-        : this.#loop(history, byName, definitions, options, context, response);
     if (direct === undefined) {
-      return context.callModel(this.model, request).then(next, (error: unknown) => {
-        throw this.#failure(context, error);
-      });
+      return context.callModel(this.model, request).then(
+        (response) => this.#next(history, byName, definitions, options, context, response),
+        (error: unknown) => {
+          throw this.#failure(context, error);
+        },
+      );
     }
     // Nobody listens and no limiter: the model's own promise, counted here (see startDirectCall).
     return direct.then(
-      (response) => next(directCallDone(context, response)),
+      (response) =>
+        this.#next(history, byName, definitions, options, context, directCallDone(context, response)),
       (error: unknown) => {
         throw this.#failure(context, directCallError(context, this.model, request, error));
       },
     );
+  }
+
+  // After the first answer: the whole run when it calls no tool, else the tool loop.
+  #next(
+    history: Message[],
+    byName: ReadonlyMap<string, Tool>,
+    definitions: ToolDefinition[],
+    options: AgentRunOptions,
+    context: RunContext,
+    response: ModelResponse,
+  ): AgentResult | Promise<AgentResult> {
+    return response.toolCalls.length === 0
+      ? this.#answered(context, response)
+      : this.#loop(history, byName, definitions, options, context, response);
   }
 
   // One model request of a run.

@@ -13,7 +13,7 @@ import type {
   Usage,
 } from '../types.js';
 import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
-import { callWithRetries, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
+import { callWithRetriesFor, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
 import { raceAbort } from './provider-error.js';
 import { validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
@@ -39,6 +39,14 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
   const { policy, getClient, requestOptions, classify } = openaiCallSetup(provider, options);
+  // Made once per model, given each call's params and request: no closures per call.
+  const send = (signal: AbortSignal, _attempt: number, call: ChatCall) => {
+    const client = getClient();
+    return client.chat.completions.create(call.params, requestOptions(client, signal));
+  };
+  // A completion without a choice throws a retryable ModelError: the attempt is retried.
+  const receive = (completion: OpenAI.Chat.ChatCompletion, call: ChatCall) =>
+    fromCompletion(completion, call.request, model, provider);
 
   return {
     id: `${provider}:${model}`,
@@ -52,18 +60,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
       } catch (error) {
         return Promise.reject(error);
       }
-      // callWithRetries ends an attempt when its signal fires, whether or not the client heeds it.
-      return callWithRetries(
-        policy,
-        request.signal,
-        classify,
-        (signal) => {
-          const client = getClient();
-          return client.chat.completions.create(params, requestOptions(client, signal));
-        },
-        // A completion without a choice throws a retryable ModelError: the attempt is retried.
-        (completion) => fromCompletion(completion, request, model, provider),
-      );
+      // The call ends an attempt when its signal fires, whether or not the client heeds it.
+      return callWithRetriesFor(policy, request.signal, classify, send, receive, { params, request });
     },
 
     async *stream(request) {
@@ -137,6 +135,12 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
       yield* streamWithRetries(policy, request.signal, classify, attempt);
     },
   };
+}
+
+/** What one chat call's attempts share. */
+interface ChatCall {
+  params: ChatParams;
+  request: ModelRequest;
 }
 
 /** The swarm response of a completion; a completion without a choice is a retryable fault. */

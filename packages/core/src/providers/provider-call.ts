@@ -167,6 +167,22 @@ export function callWithRetries<R, T>(
   attempt: Attempt<R>,
   read?: (response: R) => T,
 ): Promise<T> {
+  return callWithRetriesFor(policy, callerSignal, classify, attempt, read, undefined);
+}
+
+/**
+ * `callWithRetries` with an argument handed to `attempt` and `read` on every call, so that a
+ * provider can make both functions once rather than as closures per call (a call in flight then
+ * holds one small object, not two closures and their scope). Internal to the package.
+ */
+export function callWithRetriesFor<A, R, T>(
+  policy: CallPolicy,
+  callerSignal: AbortSignal | undefined,
+  classify: ClassifyError,
+  attempt: (signal: AbortSignal, attempt: number, arg: A) => Promise<R>,
+  read: ((response: R, arg: A) => T) | undefined,
+  arg: A,
+): Promise<T> {
   // Not async: the first attempt, which almost every call ends with, runs without a suspended
   // frame; only a failed one goes on to the retry loop. One promise settles the call: the first
   // of the attempt's own settling and its signal firing.
@@ -178,7 +194,7 @@ export function callWithRetries<R, T>(
   try {
     call = callScope(callerSignal, policy.deadlineMs);
     first = attemptSignal(policy, call, callerSignal);
-    pending = attempt(first.signal, 0);
+    pending = attempt(first.signal, 0, arg);
   } catch (error) {
     first?.release();
     call?.release();
@@ -187,53 +203,59 @@ export function callWithRetries<R, T>(
   const scope = call;
   const current = first;
   const signal = current.signal;
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    // Called with the attempt's error, or as the signal's abort listener (with its event).
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', fail);
-      let failure: SwarmError;
-      try {
-        failure = classifyFailure(
-          isEventOf(error, signal) ? signal.reason : error,
-          policy,
-          callerSignal,
-          scope,
-          current,
-          classify,
-        );
-      } catch (thrown) {
-        scope?.release();
-        reject(thrown);
-        return;
-      } finally {
-        current.release();
-      }
-      retry(policy, callerSignal, classify, attempt, read, scope, started, failure).then(resolve, reject);
-    };
-    pending.then((response) => {
-      if (settled) return;
-      let value: T;
-      if (read === undefined) value = response as unknown as T;
-      else {
-        try {
-          value = read(response);
-        } catch (error) {
-          fail(error);
-          return;
-        }
-      }
-      settled = true;
-      signal.removeEventListener('abort', fail);
-      current.release();
-      scope?.release();
-      resolve(value);
-    }, fail);
-    if (signal.aborted) fail(signal.reason);
-    else signal.addEventListener('abort', fail, once);
+  // The handlers below share this frame's one context (no second one for the executor's).
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const settledCall = new Promise<T>((resolveCall, rejectCall) => {
+    resolve = resolveCall;
+    reject = rejectCall;
   });
+  let settled = false;
+  // Called with the attempt's error, or as the signal's abort listener (with its event).
+  const fail = (error: unknown) => {
+    if (settled) return;
+    settled = true;
+    signal.removeEventListener('abort', fail);
+    let failure: SwarmError;
+    try {
+      failure = classifyFailure(
+        isEventOf(error, signal) ? signal.reason : error,
+        policy,
+        callerSignal,
+        scope,
+        current,
+        classify,
+      );
+    } catch (thrown) {
+      scope?.release();
+      reject(thrown);
+      return;
+    } finally {
+      current.release();
+    }
+    retry(policy, callerSignal, classify, attempt, read, arg, scope, started, failure).then(resolve, reject);
+  };
+  pending.then((response) => {
+    if (settled) return;
+    let value: T;
+    if (read === undefined) value = response as unknown as T;
+    else {
+      try {
+        value = read(response, arg);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+    }
+    settled = true;
+    signal.removeEventListener('abort', fail);
+    current.release();
+    scope?.release();
+    resolve(value);
+  }, fail);
+  if (signal.aborted) fail(signal.reason);
+  else signal.addEventListener('abort', fail, once);
+  return settledCall;
 }
 
 const once = { once: true } as const;
@@ -244,12 +266,13 @@ function isEventOf(value: unknown, signal: AbortSignal): boolean {
 }
 
 // The attempts after a failed first one, each after its wait; releases the call's scope at the end.
-async function retry<R, T>(
+async function retry<A, R, T>(
   policy: CallPolicy,
   callerSignal: AbortSignal | undefined,
   classify: ClassifyError,
-  attempt: Attempt<R>,
-  read: ((response: R) => T) | undefined,
+  attempt: (signal: AbortSignal, attempt: number, arg: A) => Promise<R>,
+  read: ((response: R, arg: A) => T) | undefined,
+  arg: A,
   call: CallScope,
   started: number,
   firstFailure: SwarmError,
@@ -261,8 +284,8 @@ async function retry<R, T>(
       const current = attemptSignal(policy, call, callerSignal);
       try {
         // Over when its signal fires, whatever the attempt does.
-        const response = await raceSignal(attempt(current.signal, index), current.signal);
-        return read === undefined ? (response as unknown as T) : read(response);
+        const response = await raceSignal(attempt(current.signal, index, arg), current.signal);
+        return read === undefined ? (response as unknown as T) : read(response, arg);
       } catch (error) {
         failure = classifyFailure(error, policy, callerSignal, call, current, classify);
       } finally {
