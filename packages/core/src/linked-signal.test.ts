@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AbortError } from './errors.js';
 import { abortableDelay, lightLinkSignal, linkSignal, raceSignal } from './linked-signal.js';
 
@@ -183,5 +184,78 @@ describe('lightLinkSignal', () => {
     expect(linked.cause).toBe('parent');
     expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
     expect(timers()).toBe(before);
+  });
+});
+
+describe('lightLinkSignal timeouts (one timer per timeout length)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('serves any number of links of one length with one timer, gone when the last is released', () => {
+    const before = timers();
+    const links = Array.from({ length: 100 }, () => lightLinkSignal(undefined, 54_321));
+    expect(timers()).toBe(before + 1);
+    for (const link of links.slice(0, 99)) link.release();
+    expect(timers()).toBe(before + 1);
+    links[99]!.release();
+    expect(timers()).toBe(before);
+  });
+
+  it('times each link out at its own time, in order, a released one never', async () => {
+    const before = timers();
+    const fired: string[] = [];
+    const watch = (name: string) => {
+      const link = lightLinkSignal(undefined, 40);
+      link.signal.addEventListener('abort', () => fired.push(name));
+      return link;
+    };
+    const started = performance.now();
+    const first = watch('first');
+    await sleep(25);
+    const released = watch('released');
+    const third = watch('third');
+    first.release(); // the link the timer was set for goes: the others still fire on time
+    released.release();
+    await sleep(20);
+    expect(fired).toEqual([]);
+    await sleep(60);
+    expect(fired).toEqual(['third']);
+    expect(third.cause).toBe('timeout');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(65);
+    expect(first.signal.aborted).toBe(false);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it('times out under fake timers, which may leave the clock be', async () => {
+    for (const toFake of [undefined, ['setTimeout', 'clearTimeout'] as const]) {
+      vi.useFakeTimers(toFake === undefined ? undefined : { toFake: [...toFake] });
+      const link = lightLinkSignal(undefined, 600_000);
+      const later = lightLinkSignal(undefined, 600_000);
+      vi.advanceTimersByTime(599_999);
+      expect(link.signal.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(link.signal.aborted).toBe(true);
+      vi.advanceTimersByTime(10);
+      expect(later.signal.aborted).toBe(true);
+      vi.useRealTimers();
+    }
+  });
+
+  it('runs a time-out in the async context the link was made in, not the one that set the timer', async () => {
+    const store = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const links = ['first call', 'second call'].map((name) =>
+      store.run(name, () => {
+        const link = lightLinkSignal(undefined, 20);
+        link.signal.addEventListener('abort', () => seen.push(store.getStore()));
+        return link;
+      }),
+    );
+    await sleep(60);
+    expect(seen).toEqual(['first call', 'second call']);
+    for (const link of links) link.release();
   });
 });

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { AbortError } from './errors.js';
 
 /** Why a linked signal fired: its parent aborted, or its own time ran out. */
@@ -76,9 +77,9 @@ const once = { once: true } as const;
 type AbortListener = ((event: Event) => void) | { handleEvent(event: Event): void };
 
 // One light link, which is also the signal it hands out: no second object, no closure per link.
-// It is itself the parent's listener (an EventListener object), and its timer's callback is a
-// module function given the link. The first two listeners (the SDK's and the call's race, on
-// every call) sit in fields; only more go to an array.
+// It is itself the parent's listener (an EventListener object), and its time is kept by the
+// shared queue of its timeout length (see TimeoutQueue), not by a timer of its own. The first two
+// listeners (the SDK's and the call's race, on every call) sit in fields; only more go to an array.
 class LightLink implements LinkedSignal {
   aborted = false;
   reason: unknown = undefined;
@@ -86,7 +87,14 @@ class LightLink implements LinkedSignal {
   cause: LinkedSignalCause | undefined;
   readonly #parent: AbortSignal | undefined;
   readonly #timeoutMs: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  // Its place in the queue of its timeout length, while it waits there.
+  queue: TimeoutQueue | undefined;
+  deadline = 0;
+  previous: LightLink | undefined;
+  next: LightLink | undefined;
+  // The async context it was made in, where its time-out runs (the queue's timer may have been set
+  // in another's): what the time-out starts (a retry) carries the call's context, as a timer would.
+  context: AsyncResource | undefined;
   #first: AbortListener | undefined;
   #second: AbortListener | undefined;
   #more: AbortListener[] | undefined;
@@ -100,7 +108,10 @@ class LightLink implements LinkedSignal {
       return;
     }
     parent?.addEventListener('abort', this, once);
-    if (Number.isFinite(timeoutMs)) this.#timer = setTimeout(fireLightTimeout, timeoutMs, this);
+    if (Number.isFinite(timeoutMs)) {
+      this.context = new AsyncResource('swarm.attempt');
+      TimeoutQueue.of(timeoutMs).add(this);
+    }
   }
 
   get signal(): AbortSignal {
@@ -109,8 +120,7 @@ class LightLink implements LinkedSignal {
 
   release(): void {
     this.#parent?.removeEventListener('abort', this);
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.queue?.remove(this);
   }
 
   /** The parent fired (the EventListener interface). */
@@ -174,8 +184,90 @@ class LightLink implements LinkedSignal {
   }
 }
 
-function fireLightTimeout(link: LightLink): void {
-  link.timedOut();
+/**
+ * The light links waiting out one timeout length, in the order they started, which is the order
+ * they expire in: one timer serves them all, set for the first. Each link costs a few fields
+ * rather than a timer of its own (a Node timer per attempt was the largest part of what a
+ * thousand calls in flight cost the garbage collector). The timer is cleared when the queue
+ * empties, so none outlives the calls it serves. When it fires it trusts itself over the clock:
+ * the links due by the time it was set for expire, even under fake timers that leave the clock be.
+ */
+class TimeoutQueue {
+  static #queues = new Map<number, TimeoutQueue>();
+
+  /** The queue of links of `ms` milliseconds. */
+  static of(ms: number): TimeoutQueue {
+    let queue = TimeoutQueue.#queues.get(ms);
+    if (queue === undefined) {
+      queue = new TimeoutQueue(ms);
+      TimeoutQueue.#queues.set(ms, queue);
+    }
+    return queue;
+  }
+
+  readonly #ms: number;
+  #first: LightLink | undefined;
+  #last: LightLink | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  // The deadline the timer is set for, and whether expired links are being fired now.
+  #timerFor = 0;
+  #expiring = false;
+
+  private constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  add(link: LightLink): void {
+    link.queue = this;
+    link.deadline = performance.now() + this.#ms;
+    link.previous = this.#last;
+    link.next = undefined;
+    if (this.#last === undefined) this.#first = link;
+    else this.#last.next = link;
+    this.#last = link;
+    if (this.#timer === undefined && !this.#expiring) this.#arm(link.deadline, this.#ms);
+  }
+
+  remove(link: LightLink): void {
+    if (link.queue !== this) return;
+    if (link.previous === undefined) this.#first = link.next;
+    else link.previous.next = link.next;
+    if (link.next === undefined) this.#last = link.previous;
+    else link.next.previous = link.previous;
+    link.queue = link.previous = link.next = undefined;
+    if (this.#first === undefined && this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      // A length no longer in use is forgotten once many are kept (a timeout computed per call).
+      if (TimeoutQueue.#queues.size > 16) TimeoutQueue.#queues.delete(this.#ms);
+    }
+  }
+
+  #arm(deadline: number, delay: number): void {
+    this.#timerFor = deadline;
+    this.#timer = setTimeout(expireQueue, Math.max(0, delay), this);
+  }
+
+  /** The timer fired: every link due by then times out, in order; the timer is set for the next. */
+  expire(): void {
+    this.#timer = undefined;
+    const firedAt = Math.max(performance.now(), this.#timerFor);
+    this.#expiring = true;
+    try {
+      for (let link = this.#first; link !== undefined && link.deadline <= firedAt; link = this.#first) {
+        this.remove(link);
+        link.context!.runInAsyncScope(link.timedOut, link);
+      }
+    } finally {
+      this.#expiring = false;
+      const next = this.#first;
+      if (next !== undefined && this.#timer === undefined) this.#arm(next.deadline, next.deadline - firedAt);
+    }
+  }
+}
+
+function expireQueue(queue: TimeoutQueue): void {
+  queue.expire();
 }
 
 /**
