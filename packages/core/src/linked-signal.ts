@@ -219,7 +219,8 @@ class TimeoutQueue {
 
   add(link: LightLink): void {
     link.queue = this;
-    link.deadline = performance.now() + this.#ms;
+    // Whole milliseconds: a small integer is kept in the link itself, a fraction in an object of its own.
+    link.deadline = Math.ceil(performance.now()) + this.#ms;
     link.previous = this.#last;
     link.next = undefined;
     if (this.#last === undefined) this.#first = link;
