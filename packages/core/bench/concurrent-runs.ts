@@ -14,7 +14,7 @@ const runs = 1_000;
 const latencyMs = 20;
 const warmBursts = 3;
 const timedBursts = 5;
-const processesPerSide = 4;
+const processesPerSide = 6;
 type Side = 'sdk' | 'agent';
 
 interface Sample {

@@ -281,6 +281,45 @@ describe('Agent runs with and without a listener end alike', () => {
     });
   }
 
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    if (scenario.budget !== undefined) continue; // a budget needs a context
+    it(`${name}, with no context given (a run with no options gets one only when it calls a tool)`, async () => {
+      const outcomes: (Outcome & { seenByTool: unknown[] })[] = [];
+      for (const listened of [false, true]) {
+        const controller = new AbortController();
+        if (scenario.abort) controller.abort();
+        const seenByTool: unknown[] = [];
+        const spy = tool({
+          name: 'add',
+          description: 'Add two numbers.',
+          parameters: z.object({ a: z.number(), b: z.number() }),
+          execute: ({ a, b }, { run }) => {
+            seenByTool.push({ calls: run.llmCalls, tokens: run.usage.totalTokens });
+            return a + b;
+          },
+        });
+        const agent = new Agent({ name: 'a', model: scenario.model(), tools: [spy] });
+        const options = {
+          ...(scenario.abort && { signal: controller.signal }),
+          ...(listened && { onEvent: () => {} }),
+        };
+        try {
+          const result = await agent.run('1+2?', options);
+          outcomes.push({
+            output: result.output,
+            calls: result.llmCalls,
+            tokens: result.usage.totalTokens,
+            seenByTool,
+          });
+        } catch (error) {
+          const { name: type, message, code } = error as Error & { code?: string };
+          outcomes.push({ error: `${type}: ${message}`, code, calls: 0, tokens: 0, seenByTool });
+        }
+      }
+      expect(outcomes[0]).toEqual(outcomes[1]);
+    });
+  }
+
   it('takes the shorter path only for a run nobody listens to: the answers and totals above are its', async () => {
     const context = new RunContext({ name: 'a' });
     const model = failing('first', () => true);

@@ -4,8 +4,11 @@ import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import { resolveModel } from './resolve-model.js';
 import {
+  callModelAlone,
   directCallDone,
   directCallError,
+  modelCallError,
+  needsRunContext,
   RunContext,
   type RunOptions,
   startDirectCall,
@@ -170,11 +173,15 @@ export class Agent {
   run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult> {
     // Not async, and the first model call is made here: a run waiting for its first answer (most
     // runs end with it) holds no suspended frame; the loop starts only when a tool is called.
-    let context: RunContext;
+    let context: RunContext | undefined;
     let history: Message[];
     let byName: ReadonlyMap<string, Tool>;
     try {
-      context = options.context ?? new RunContext({ ...options, name: this.name });
+      // A run that nothing could observe the context of (no listener, parent, budget, limiter or
+      // text deltas) gets one only when it calls a tool: most runs answer at once.
+      context =
+        options.context ??
+        (needsRunContext(options) ? new RunContext({ ...options, name: this.name }) : undefined);
       history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
       const extra = options.tools ?? [];
       const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
@@ -183,50 +190,73 @@ export class Agent {
         throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
       }
       byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
-      context.emit({ type: 'agent.start', agent: this.name });
+      context?.emit({ type: 'agent.start', agent: this.name });
     } catch (error) {
       return Promise.reject(error);
     }
+    const run = context;
     let definitions: ToolDefinition[];
     let request: ModelRequest;
     let direct: Promise<ModelResponse> | undefined;
     try {
       definitions = this.#definitionsOf(byName);
       request = this.#request(history, definitions, options, options.toolChoice);
-      direct = startDirectCall(context, this.model, request);
+      direct =
+        run === undefined
+          ? callModelAlone(this.model, request, options.signal)
+          : startDirectCall(run, this.model, request);
     } catch (error) {
-      return Promise.reject(this.#failure(context, error));
+      return Promise.reject(this.#failure(run, error));
     }
     if (direct === undefined) {
-      return context.callModel(this.model, request).then(
-        (response) => this.#next(history, byName, definitions, options, context, response),
+      return run!.callModel(this.model, request).then(
+        (response) => this.#next(history, byName, definitions, options, run, response),
         (error: unknown) => {
-          throw this.#failure(context, error);
+          throw this.#failure(run, error);
         },
       );
     }
-    // Nobody listens and no limiter: the model's own promise, counted here (see startDirectCall).
+    // Nobody listens and no limiter: the model's own promise, counted here if there is a context
+    // to count in (see startDirectCall and callModelAlone).
     return direct.then(
       (response) =>
-        this.#next(history, byName, definitions, options, context, directCallDone(context, response)),
+        this.#next(
+          history,
+          byName,
+          definitions,
+          options,
+          run,
+          run === undefined ? response : directCallDone(run, response),
+        ),
       (error: unknown) => {
-        throw this.#failure(context, directCallError(context, this.model, request, error));
+        throw this.#failure(
+          run,
+          run === undefined
+            ? modelCallError(error, options.signal, this.model)
+            : directCallError(run, this.model, request, error),
+        );
       },
     );
   }
 
-  // After the first answer: the whole run when it calls no tool, else the tool loop.
+  // After the first answer: the whole run when it calls no tool, else the tool loop (in a context
+  // made now if the run had none, with the first call counted in it).
   #next(
     history: Message[],
     byName: ReadonlyMap<string, Tool>,
     definitions: ToolDefinition[],
     options: AgentRunOptions,
-    context: RunContext,
+    context: RunContext | undefined,
     response: ModelResponse,
   ): AgentResult | Promise<AgentResult> {
-    return response.toolCalls.length === 0
-      ? this.#answered(context, response)
-      : this.#loop(history, byName, definitions, options, context, response);
+    if (response.toolCalls.length === 0) return this.#answered(context, response);
+    let run = context;
+    if (run === undefined) {
+      run = new RunContext({ ...options, name: this.name });
+      run.llmCalls = 1;
+      addUsage(run.usage, response.usage);
+    }
+    return this.#loop(history, byName, definitions, options, run, response);
   }
 
   // One model request of a run.
@@ -248,13 +278,13 @@ export class Agent {
   }
 
   // Closes the agent's trace with `agent.error`; returns the error to throw.
-  #failure(context: RunContext, error: unknown): unknown {
-    context.emitError('agent.error', error, this.name);
+  #failure(context: RunContext | undefined, error: unknown): unknown {
+    context?.emitError('agent.error', error, this.name);
     return error;
   }
 
   // A first answer without a tool call: the whole run.
-  #answered(context: RunContext, response: ModelResponse): AgentResult {
+  #answered(context: RunContext | undefined, response: ModelResponse): AgentResult {
     try {
       const result: AgentResult = {
         output: response.text,
@@ -263,7 +293,7 @@ export class Agent {
         llmCalls: 1,
         toolCalls: [],
       };
-      context.emit({ type: 'agent.end', agent: this.name, output: response.text });
+      context?.emit({ type: 'agent.end', agent: this.name, output: response.text });
       return result;
     } catch (error) {
       throw this.#failure(context, error);

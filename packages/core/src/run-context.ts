@@ -424,6 +424,43 @@ export function directCallError(
   return directCallFailed(context, model, request, error);
 }
 
+/**
+ * A model call of a run that has no RunContext yet because nothing could observe one: no listener,
+ * parent, budget, limiter or text deltas, and no context given (an Agent makes one only if the
+ * run goes on to call a tool). It fails as `callModel` would: an AbortError when `signal` has
+ * fired, the error normalized by `modelCallError` otherwise. Internal to the package.
+ */
+export function callModelAlone(
+  model: Model,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+): Promise<ModelResponse> {
+  try {
+    throwIfAborted(signal);
+    // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
+    return Promise.resolve(model.generate(signal ? { ...request, signal } : request));
+  } catch (error) {
+    return Promise.reject(normalizeError(error, signal, model.id));
+  }
+}
+
+/** The error `callModel` rejects with for what a model call of `callModelAlone` rejected with. */
+export function modelCallError(error: unknown, signal: AbortSignal | undefined, model: Model): Error {
+  return normalizeError(error, signal, model.id);
+}
+
+/** Whether run options ask for anything a RunContext does beyond holding the run's signal. */
+export function needsRunContext(options: RunOptions & { context?: RunContext }): boolean {
+  return (
+    options.context !== undefined ||
+    options.parent !== undefined ||
+    options.onEvent !== undefined ||
+    options.budget !== undefined ||
+    options.limiter !== undefined ||
+    options.textDeltas === true
+  );
+}
+
 // A nested run given its own signal stops when either its own or its parent's fires.
 function joinSignals(parent: AbortSignal | undefined, own: AbortSignal | undefined): AbortSignal | undefined {
   if (!parent || !own || parent === own) return own ?? parent;
