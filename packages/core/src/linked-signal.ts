@@ -86,7 +86,6 @@ class LightLink implements LinkedSignal {
   onabort: ((event: Event) => void) | null = null;
   cause: LinkedSignalCause | undefined;
   readonly #parent: AbortSignal | undefined;
-  readonly #timeoutMs: number;
   // Its place in the queue of its timeout length, while it waits there.
   queue: TimeoutQueue | undefined;
   deadline = 0;
@@ -101,7 +100,6 @@ class LightLink implements LinkedSignal {
 
   constructor(parent: AbortSignal | undefined, timeoutMs: number) {
     this.#parent = parent;
-    this.#timeoutMs = timeoutMs;
     if (parent?.aborted) {
       this.cause = 'parent';
       this.#fire(parent.reason);
@@ -130,11 +128,11 @@ class LightLink implements LinkedSignal {
     this.#fire(this.#parent?.reason);
   }
 
-  /** The timer fired. */
-  timedOut(): void {
+  /** Its time (`timeoutMs`) ran out: its queue's timer fired. */
+  timedOut(timeoutMs: number): void {
     this.cause ??= 'timeout';
     this.release();
-    this.#fire(new Error(`Timed out after ${this.#timeoutMs} ms.`));
+    this.#fire(new Error(`Timed out after ${timeoutMs} ms.`));
   }
 
   addEventListener(type: string, listener: AbortListener | null): void {
@@ -257,7 +255,7 @@ class TimeoutQueue {
     try {
       for (let link = this.#first; link !== undefined && link.deadline <= firedAt; link = this.#first) {
         this.remove(link);
-        link.context!.runInAsyncScope(link.timedOut, link);
+        link.context!.runInAsyncScope(link.timedOut, link, this.#ms);
       }
     } finally {
       this.#expiring = false;

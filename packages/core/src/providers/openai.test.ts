@@ -332,6 +332,21 @@ describe('openaiModel', () => {
     }
   });
 
+  it('rejects a request it cannot send with a ConfigError, sending nothing and retrying nothing', async () => {
+    const before = server.requests.length;
+    const error = await model({ maxRetries: 2 })
+      .generate({
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'tool', content: '5' },
+        ],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/toolCallId/);
+    expect(server.requests.length).toBe(before);
+  });
+
   it('ends a call at timeoutMs or on abort even when the client given ignores every signal (a custom fetch)', async () => {
     let requests = 0;
     const deaf: Fetch = () => {

@@ -39,14 +39,19 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
   const { policy, getClient, requestOptions, classify } = openaiCallSetup(provider, options);
-  // Made once per model, given each call's params and request: no closures per call.
-  const send = (signal: AbortSignal, _attempt: number, call: ChatCall) => {
+  // Made once per model, given each call's request: no closures per call. The params are made per
+  // attempt (a retry makes them again, the same): a call in flight holds nothing more of its own.
+  // A request they cannot be made of throws at the first attempt: the call rejects with that error.
+  const send = (signal: AbortSignal, _attempt: number, request: ModelRequest) => {
     const client = getClient();
-    return client.chat.completions.create(call.params, requestOptions(client, signal));
+    return client.chat.completions.create(
+      toChatParams(model, request, maxTokensParam),
+      requestOptions(client, signal),
+    );
   };
   // A completion without a choice throws a retryable ModelError: the attempt is retried.
-  const receive = (completion: OpenAI.Chat.ChatCompletion, call: ChatCall) =>
-    fromCompletion(completion, call.request, model, provider);
+  const receive = (completion: OpenAI.Chat.ChatCompletion, request: ModelRequest) =>
+    fromCompletion(completion, request, model, provider);
 
   return {
     id: `${provider}:${model}`,
@@ -54,14 +59,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
     // Plain functions returning promises rather than async ones: a run in flight holds every
     // suspended async frame, and at a thousand concurrent runs those frames are garbage-collector work.
     generate(request) {
-      let params: ChatParams;
-      try {
-        params = toChatParams(model, request, maxTokensParam);
-      } catch (error) {
-        return Promise.reject(error);
-      }
       // The call ends an attempt when its signal fires, whether or not the client heeds it.
-      return callWithRetriesFor(policy, request.signal, classify, send, receive, { params, request });
+      return callWithRetriesFor(policy, request.signal, classify, send, receive, request);
     },
 
     async *stream(request) {
@@ -135,12 +134,6 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
       yield* streamWithRetries(policy, request.signal, classify, attempt);
     },
   };
-}
-
-/** What one chat call's attempts share. */
-interface ChatCall {
-  params: ChatParams;
-  request: ModelRequest;
 }
 
 /** The swarm response of a completion; a completion without a choice is a retryable fault. */
