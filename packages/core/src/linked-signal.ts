@@ -186,8 +186,9 @@ class LightLink implements LinkedSignal {
  * The light links waiting out one timeout length, in the order they started, which is the order
  * they expire in: one timer serves them all, set for the first. Each link costs a few fields
  * rather than a timer of its own (a Node timer per attempt was the largest part of what a
- * thousand calls in flight cost the garbage collector). The timer is cleared when the queue
- * empties, so none outlives the calls it serves. When it fires it trusts itself over the clock:
+ * thousand calls in flight cost the garbage collector). When the queue empties the timer is
+ * unref'd, not cleared (one call after another would otherwise set and clear one each): it then
+ * keeps no process alive, holds no call, and does nothing if it fires. When it fires it trusts itself over the clock:
  * the links due by the time it was set for expire, even under fake timers that leave the clock be.
  */
 class TimeoutQueue {
@@ -207,8 +208,14 @@ class TimeoutQueue {
   #first: LightLink | undefined;
   #last: LightLink | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  // The deadline the timer is set for, and whether expired links are being fired now.
+  // The functions that set the timer and clear it (fake timers may come and go between calls).
+  #setBy: typeof setTimeout | undefined;
+  #clearBy: typeof clearTimeout | undefined;
+  // The deadline the timer is set for; whether it is idle (no link waits: unref'd, kept for the
+  // next link, so that one call after another does not set and clear a timer each); whether
+  // expired links are being fired now.
   #timerFor = 0;
+  #idle = false;
   #expiring = false;
 
   private constructor(ms: number) {
@@ -224,7 +231,15 @@ class TimeoutQueue {
     if (this.#last === undefined) this.#first = link;
     else this.#last.next = link;
     this.#last = link;
-    if (this.#timer === undefined && !this.#expiring) this.#arm(link.deadline, this.#ms);
+    if (this.#expiring) return;
+    // A timer set before fake timers were installed (or after they were removed) would never fire
+    // when the test advances its clock: it is replaced.
+    if (this.#timer !== undefined && this.#setBy !== setTimeout) this.#disarm();
+    if (this.#timer === undefined) this.#arm(link.deadline, this.#ms);
+    else if (this.#idle) {
+      this.#timer.ref();
+      this.#idle = false;
+    }
   }
 
   remove(link: LightLink): void {
@@ -234,22 +249,37 @@ class TimeoutQueue {
     if (link.next === undefined) this.#last = link.previous;
     else link.next.previous = link.previous;
     link.queue = link.previous = link.next = undefined;
-    if (this.#first === undefined && this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
+    if (this.#first !== undefined || this.#timer === undefined || this.#idle) return;
+    if (TimeoutQueue.#queues.size > 16) {
       // A length no longer in use is forgotten once many are kept (a timeout computed per call).
-      if (TimeoutQueue.#queues.size > 16) TimeoutQueue.#queues.delete(this.#ms);
+      this.#disarm();
+      TimeoutQueue.#queues.delete(this.#ms);
+    } else {
+      // Nothing waits: the timer no longer keeps the process alive, and does nothing if it fires.
+      this.#timer.unref();
+      this.#idle = true;
     }
   }
 
   #arm(deadline: number, delay: number): void {
     this.#timerFor = deadline;
+    this.#idle = false;
+    this.#setBy = setTimeout;
+    this.#clearBy = clearTimeout;
     this.#timer = setTimeout(expireQueue, Math.max(0, delay), this);
+  }
+
+  #disarm(): void {
+    this.#clearBy!(this.#timer);
+    this.#timer = undefined;
+    this.#idle = false;
   }
 
   /** The timer fired: every link due by then times out, in order; the timer is set for the next. */
   expire(): void {
     this.#timer = undefined;
+    this.#idle = false;
+    if (this.#first === undefined) return;
     const firedAt = Math.max(performance.now(), this.#timerFor);
     this.#expiring = true;
     try {
