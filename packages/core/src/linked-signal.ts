@@ -141,7 +141,8 @@ class LightLink implements LinkedSignal {
     const more = this.#more !== undefined && this.#more.length > 0;
     if (this.#first === undefined && this.#second === undefined && !more) this.#first = listener;
     else if (this.#second === undefined && !more) this.#second = listener;
-    else (this.#more ??= []).push(listener);
+    else if (this.#more === undefined) this.#more = [listener];
+    else this.#more.push(listener);
   }
 
   removeEventListener(type: string, listener: AbortListener | null): void {
