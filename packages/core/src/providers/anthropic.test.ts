@@ -349,6 +349,33 @@ describe('anthropicModel request options', () => {
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
+  it('creates its own client with the attempt timeout and no retries of its own: swarm retries', async () => {
+    const own = model({ timeoutMs: 5_000, maxRetries: 1, initialRetryDelayMs: 1 });
+    server.enqueue({ fault: 'server-error' }, { text: 'ok' }, { text: 'again' });
+    const first = await own.generate({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(first.text).toBe('ok');
+    const second = await own.generate({ messages: [{ role: 'user', content: 'again' }] });
+    expect(second.text).toBe('again');
+    expect(server.requests).toHaveLength(3); // one retry, by swarm: each request is a first try for the SDK
+    for (const request of server.requests) {
+      expect(request.headers['x-stainless-retry-count']).toBe('0');
+      expect(request.headers['x-stainless-timeout']).toBe('5');
+    }
+  });
+
+  it('rejects a request it cannot send with a ConfigError before loading anything or sending', async () => {
+    const error = await model()
+      .generate({
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'tool', content: '5' },
+        ],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('cuts the connection of a body that stalls after its headers at timeoutMs, with or without a caller signal', async () => {
     for (const signal of [undefined, new AbortController().signal]) {
       for (const stream of [false, true]) {

@@ -10,7 +10,12 @@ import type {
   ToolChoice,
   Usage,
 } from '../types.js';
-import { callPolicy, callWithRetries, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
+import {
+  callPolicy,
+  callWithRetriesFor,
+  type ProviderCallOptions,
+  streamWithRetries,
+} from './provider-call.js';
 import { raceAbort, toSwarmError } from './provider-error.js';
 import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
@@ -94,54 +99,58 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
           defaultBaseURL: options.defaultBaseURL ?? 'https://api.anthropic.com',
         });
     sdk ??= await loadAnthropicSdk();
+    // The client created here has the attempt timeout and no retries of its own, so requests need
+    // not repeat them (a per-request timeout costs each request an extra header).
     client ??= new sdk.default({
       ...settings,
+      timeout,
+      maxRetries: 0,
       ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
     });
+    loaded = client;
     return client;
   };
+  // The client once loaded: calls after the first need not wait for anything before their attempt.
+  let loaded: Anthropic | undefined;
 
   const timeout = Math.ceil(policy.timeoutMs);
-  const requestOptions = (signal: AbortSignal): Anthropic.RequestOptions => ({
-    signal,
-    timeout,
-    maxRetries: 0,
-  });
+  const requestOptions = (anthropic: Anthropic, signal: AbortSignal): Anthropic.RequestOptions =>
+    anthropic.timeout === timeout && anthropic.maxRetries === 0
+      ? { signal }
+      : { signal, timeout, maxRetries: 0 };
   const classify = (error: unknown) =>
     toSwarmError(error, { provider, sdk: sdk?.default, timeoutMs: policy.timeoutMs });
+  // Made once per model, given each call's request: no closures per call (see openaiModel).
+  const send = (signal: AbortSignal, _attempt: number, request: ModelRequest) =>
+    loaded!.messages.create(
+      toMessageParams(model, request, defaultMaxTokens),
+      requestOptions(loaded!, signal),
+    );
+  const receive = (message: Anthropic.Message, request: ModelRequest) =>
+    fromMessage(message, request, model, provider);
+  const call = (request: ModelRequest) =>
+    // The call ends an attempt when its signal fires, whether or not the client heeds it.
+    callWithRetriesFor(policy, request.signal, classify, send, receive, request);
 
   return {
     id: `${provider}:${model}`,
 
-    async generate(request) {
-      const params = toMessageParams(model, request, defaultMaxTokens);
-      // The SDK is loaded (once) before the first attempt, so its import never counts against an
-      // attempt's timeout (a slow import under load timed every attempt out).
-      const anthropic = await raceAbort(getClient(), request.signal, provider).catch((error: unknown) => {
-        throw classify(error);
-      });
-      return callWithRetries(policy, request.signal, classify, async (signal) => {
-        // callWithRetries ends the attempt when its signal fires, whether or not the client heeds it.
-        const message = await anthropic.messages.create(params, requestOptions(signal));
-        if (!Array.isArray(message?.content)) {
-          throw new ModelError(`${provider}: the response has no content.`, { provider, retryable: true });
-        }
-        let text = '';
-        const toolCalls: ToolCall[] = [];
-        for (const block of message.content) {
-          if (block.type === 'text') text += block.text;
-          else if (block.type === 'tool_use') {
-            toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
-          }
-        }
-        return {
-          text,
-          toolCalls,
-          usage: toUsage(message.usage) ?? estimateUsage(request, text, toolCalls),
-          finishReason: toFinishReason(message.stop_reason),
-          modelId: message.model || model,
-        };
-      });
+    generate(request) {
+      if (loaded !== undefined) return call(request);
+      // The first call loads the SDK (once) before its first attempt, so the import never counts
+      // against an attempt's timeout (a slow import under load timed every attempt out). A request
+      // that cannot be sent fails before that.
+      try {
+        toMessageParams(model, request, defaultMaxTokens);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return raceAbort(getClient(), request.signal, provider).then(
+        () => call(request),
+        (error: unknown) => {
+          throw classify(error);
+        },
+      );
     },
 
     async *stream(request) {
@@ -157,7 +166,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
 
         const anthropic = await getClient();
         const events = await raceAbort(
-          anthropic.messages.create({ ...params, stream: true }, requestOptions(signal)),
+          anthropic.messages.create({ ...params, stream: true }, requestOptions(anthropic, signal)),
           signal,
           provider,
         );
@@ -227,6 +236,32 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
   };
 }
 
+/** The swarm response of a message; a message without content is a retryable fault. */
+function fromMessage(
+  message: Anthropic.Message,
+  request: ModelRequest,
+  model: string,
+  provider: string,
+): ModelResponse {
+  if (!Array.isArray(message?.content)) {
+    throw new ModelError(`${provider}: the response has no content.`, { provider, retryable: true });
+  }
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'tool_use') {
+      toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
+    }
+  }
+  return {
+    text,
+    toolCalls,
+    usage: toUsage(message.usage) ?? estimateUsage(request, text, toolCalls),
+    finishReason: toFinishReason(message.stop_reason),
+    modelId: message.model || model,
+  };
+}
 function toMessageParams(model: string, request: ModelRequest, defaultMaxTokens: number): MessageParams {
   const systemParts = request.system ? [request.system] : [];
   const turns: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
