@@ -66,7 +66,9 @@ export function linkSignal(parent: AbortSignal | undefined, timeoutMs?: number):
  * `parent` aborts (one listener on it until `release()`) or after `timeoutMs`. In Node 20 a real
  * AbortSignal costs about 3 µs to make and 1 to 2 µs per listener, on every call; this costs a
  * fraction of that. Hand it only to code known to use nothing else of a signal: `fetch` would
- * reject it, so a client that is not the pinned SDK gets a real linked signal instead.
+ * reject it, so a client that is not the pinned SDK gets a real linked signal instead. Its timeout
+ * shares one timer with every light link of the same length (see TimeoutQueue), and runs in the
+ * async context the link was made in.
  */
 export function lightLinkSignal(parent: AbortSignal | undefined, timeoutMs: number): LinkedSignal {
   return new LightLink(parent, timeoutMs);
@@ -189,8 +191,9 @@ class LightLink implements LinkedSignal {
  * rather than a timer of its own (a Node timer per attempt was the largest part of what a
  * thousand calls in flight cost the garbage collector). When the queue empties the timer is
  * unref'd, not cleared (one call after another would otherwise set and clear one each): it then
- * keeps no process alive, holds no call, and does nothing if it fires. When it fires it trusts itself over the clock:
- * the links due by the time it was set for expire, even under fake timers that leave the clock be.
+ * keeps no process alive, holds no call, and does nothing if it fires. When it fires it trusts
+ * itself over the clock: the links due by the time it was set for expire, even under fake timers
+ * that leave the clock be.
  */
 class TimeoutQueue {
   static #queues = new Map<number, TimeoutQueue>();
