@@ -229,21 +229,7 @@ export class RunContext {
   // `startDirectCall`); undefined otherwise.
   #directCall(model: Model, request: ModelRequest): Promise<ModelResponse> | undefined {
     if (this.limiter || this.#listened) return undefined;
-    try {
-      throwIfAborted(this.signal);
-      this.checkBudget();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    this.#countCalls(1);
-    const sequence = ++this.#root.#callSequence;
-    const signal = request.signal ?? this.signal;
-    try {
-      return this.#start(model, request, signal, sequence);
-    } catch (error) {
-      this.#countCalls(-1);
-      return Promise.reject(normalizeError(error, signal, model.id));
-    }
+    return this.#call(model, request, false);
   }
 
   /**
@@ -253,35 +239,52 @@ export class RunContext {
   callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
     // Not async, and nothing awaited: a run in flight holds no suspended frame of this call, and
     // the events are built only when someone listens. What throws here rejects.
-    try {
-      throwIfAborted(this.signal);
-      this.checkBudget();
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    if (!this.limiter) return this.#call(model, request, true);
+    const refusal = this.#refusal();
+    if (refusal !== undefined) return Promise.reject(refusal.error);
     // The call's place in the budget is taken now, so concurrent calls cannot all pass the check;
     // it is given back if the call never starts (aborted, or refused after waiting for the limiter).
     this.#countCalls(1);
     // Pairs this call's request, response and error events when calls of one agent run concurrently.
     const sequence = ++this.#root.#callSequence;
     const signal = request.signal ?? this.signal;
-    if (this.limiter) {
-      let started = false;
-      return this.limiter
-        .run(
-          () => {
-            const pending = this.#start(model, request, signal, sequence);
-            started = true;
-            // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
-            return pending.then((response) => this.#counted(response));
-          },
-          { signal },
-        )
-        .then(
-          (response) => this.#responded(model, request, sequence, response),
-          (error: unknown) => this.#failed(model, request, signal, sequence, error, started),
-        );
+    let started = false;
+    return this.limiter
+      .run(
+        () => {
+          const pending = this.#start(model, request, signal, sequence);
+          started = true;
+          // Counted before the limiter slot is freed, so the call waiting for it sees these tokens.
+          return pending.then((response) => this.#counted(response));
+        },
+        { signal },
+      )
+      .then(
+        (response) => this.#responded(model, request, sequence, response),
+        (error: unknown) => this.#failed(model, request, signal, sequence, error, started),
+      );
+  }
+
+  // Why a call may not start (the run aborted, or its budget spent), or undefined when it may.
+  #refusal(): { error: unknown } | undefined {
+    try {
+      throwIfAborted(this.signal);
+      this.checkBudget();
+      return undefined;
+    } catch (error) {
+      return { error };
     }
+  }
+
+  // A call with no limiter to wait for: checked, counted and started at once. `answered` adds the
+  // response's usage and events (`callModel`); without it the model's own promise is returned,
+  // whose answer and error the caller hands to `directCallDone` / `directCallError`.
+  #call(model: Model, request: ModelRequest, answered: boolean): Promise<ModelResponse> {
+    const refusal = this.#refusal();
+    if (refusal !== undefined) return Promise.reject(refusal.error);
+    this.#countCalls(1);
+    const sequence = ++this.#root.#callSequence;
+    const signal = request.signal ?? this.signal;
     let pending: Promise<ModelResponse>;
     try {
       pending = this.#start(model, request, signal, sequence);
@@ -290,6 +293,7 @@ export class RunContext {
       this.#countCalls(-1);
       return Promise.reject(normalizeError(error, signal, model.id));
     }
+    if (!answered) return pending;
     return pending.then(
       (response) => this.#responded(model, request, sequence, this.#counted(response)),
       (error: unknown) => this.#failed(model, request, signal, sequence, error, true),

@@ -170,6 +170,11 @@ export function callWithRetries<R, T>(
   return callWithRetriesFor(policy, callerSignal, classify, attempt, read, undefined);
 }
 
+/** An attempt of `callWithRetriesFor`, given the call's argument. */
+type AttemptWith<A, R> = (signal: AbortSignal, attempt: number, arg: A) => Promise<R>;
+/** The `read` of `callWithRetriesFor`, given the call's argument. */
+type ReadWith<A, R, T> = ((response: R, arg: A) => T) | undefined;
+
 /**
  * `callWithRetries` with an argument handed to `attempt` and `read` on every call, so that a
  * provider can make both functions once rather than as closures per call (a call in flight then
@@ -179,8 +184,8 @@ export function callWithRetriesFor<A, R, T>(
   policy: CallPolicy,
   callerSignal: AbortSignal | undefined,
   classify: ClassifyError,
-  attempt: (signal: AbortSignal, attempt: number, arg: A) => Promise<R>,
-  read: ((response: R, arg: A) => T) | undefined,
+  attempt: AttemptWith<A, R>,
+  read: ReadWith<A, R, T>,
   arg: A,
 ): Promise<T> {
   // Not async: the first attempt, which almost every call ends with, runs without a suspended
@@ -270,8 +275,8 @@ async function retry<A, R, T>(
   policy: CallPolicy,
   callerSignal: AbortSignal | undefined,
   classify: ClassifyError,
-  attempt: (signal: AbortSignal, attempt: number, arg: A) => Promise<R>,
-  read: ((response: R, arg: A) => T) | undefined,
+  attempt: AttemptWith<A, R>,
+  read: ReadWith<A, R, T>,
   arg: A,
   call: CallScope,
   started: number,
