@@ -73,6 +73,7 @@ export {
   callPolicy,
   callWithRetries,
   type ProviderCallOptions,
+  streamWithRetries,
 } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { openaiModel } from './openai.js';
-import { callPolicy, callWithRetries, retryAfterMs } from './provider-call.js';
+import { callPolicy, callWithRetries, retryAfterMs, streamWithRetries } from './provider-call.js';
 
 const withHeaders = (headers: Record<string, string>) => ({ headers: new Headers(headers) });
 const classify = (error: unknown) =>
@@ -239,6 +239,64 @@ describe('callWithRetries', () => {
       );
     });
     await expect(call).rejects.toBeInstanceOf(AbortError);
+  });
+});
+
+describe('streamWithRetries', () => {
+  const policy = callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 1 });
+  const busy = () => new ModelError('busy', { provider: 'test', retryable: true });
+  const collect = async <E>(events: AsyncIterable<E>) => {
+    const all: E[] = [];
+    for await (const event of events) all.push(event);
+    return all;
+  };
+
+  it('retries an attempt that fails before it yields anything, each on a fresh signal', async () => {
+    const signals: AbortSignal[] = [];
+    const events = await collect(
+      streamWithRetries(policy, undefined, classify, async function* (signal, attempt) {
+        signals.push(signal);
+        if (attempt === 0) throw busy();
+        yield 'a';
+        yield 'b';
+      }),
+    );
+    expect(events).toEqual(['a', 'b']);
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).not.toBe(signals[1]);
+  });
+
+  it('rethrows a failure after the first event instead of repeating what was yielded', async () => {
+    let attempts = 0;
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of streamWithRetries(policy, undefined, classify, async function* () {
+        attempts++;
+        yield 'a';
+        throw busy();
+      })) {
+        seen.push(event);
+      }
+    })().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ message: 'busy', retryable: true });
+    expect(seen).toEqual(['a']);
+    expect(attempts).toBe(1);
+  });
+
+  it('ends with AbortError when the caller aborts during the wait before a retry, leaving no listener or timer', async () => {
+    const before = timers();
+    const controller = new AbortController();
+    const slow = callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 5_000 });
+    const pending = collect(
+      streamWithRetries(slow, controller.signal, classify, async function* () {
+        yield* [];
+        throw busy();
+      }),
+    );
+    setTimeout(() => controller.abort(), 10);
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 });
 

@@ -305,6 +305,17 @@ async function retry<A, R, T>(
 /**
  * The streaming twin of `callWithRetries`: an attempt that fails before it yields anything is
  * retried; one that fails after yielding rethrows (a retry would repeat what the consumer has).
+ * Each attempt runs on its own signal, as with `callWithRetries`; hand it to the client, and race
+ * the stream's creation with it (`raceAbort`) if the client may not heed it.
+ *
+ * ```ts
+ * async *stream(request) {
+ *   yield* streamWithRetries(policy, request.signal, classify, async function* (signal) {
+ *     const events = await raceAbort(client.stream(body, { signal }), signal, 'acme');
+ *     for await (const event of events) yield toStreamEvent(event);
+ *   });
+ * }
+ * ```
  */
 export async function* streamWithRetries<E>(
   policy: CallPolicy,
