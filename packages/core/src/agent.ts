@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { type AsToolOptions, asTool } from './as-tool.js';
 import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
+import { isTimerMs, MAX_TIMER_MS } from './option-checks.js';
 import { resolveModel } from './resolve-model.js';
 import {
   callModelAlone,
@@ -129,9 +130,9 @@ export class Agent {
       ['toolTimeoutMs', options.toolTimeoutMs],
       ...(options.tools ?? []).map((t) => [`tool "${t.name}" timeoutMs`, t.timeoutMs] as const),
     ] as const) {
-      if (ms !== undefined && !(Number.isFinite(ms) && ms > 0)) {
+      if (ms !== undefined && !isTimerMs(ms)) {
         throw new ConfigError(
-          `Agent "${options.name}": ${name} must be a positive number of milliseconds (got ${ms}).`,
+          `Agent "${options.name}": ${name} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${ms}).`,
         );
       }
     }

@@ -47,6 +47,8 @@ export {
   booleanOption,
   concurrencyOption,
   integerOption,
+  isTimerMs,
+  MAX_TIMER_MS,
   numberOption,
   optionalIntegerOption,
   outputTypeOption,

@@ -37,7 +37,11 @@ describe('option checks', () => {
     );
     expect(() => concurrencyOption('T', 'maxWorkers', 0)).toThrow(/integer >= 1 or Infinity \(got 0\)/);
     expect(() => timeoutOption('T', 'timeoutMs', -1, 5)).toThrow(
-      /positive number of milliseconds \(got -1\)/,
+      'T: timeoutMs must be a positive number of milliseconds, at most 2147483647 (got -1).',
+    );
+    // A longer one would fire at once: Node runs a timer of more than 2^31 - 1 ms after 1 ms.
+    expect(() => timeoutOption('T', 'timeoutMs', 2 ** 31, 5)).toThrow(
+      /at most 2147483647 \(got 2147483648\)/,
     );
     expect(() => booleanOption('T', 'parallel', 'yes', true)).toThrow(
       'T: parallel must be true or false (got "yes").',

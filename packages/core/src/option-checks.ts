@@ -57,12 +57,20 @@ export function concurrencyOption(owner: string, option: string, value: unknown)
   return chosen as number;
 }
 
-/** A time limit in milliseconds: its default when undefined, else a positive finite number. */
+/** The longest delay a Node timer honours (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Whether `value` is a time limit a timer can keep: a positive number of milliseconds, at most `MAX_TIMER_MS`. */
+export function isTimerMs(value: unknown): value is number {
+  return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS;
+}
+
+/** A time limit in milliseconds: its default when undefined, else a positive number at most `MAX_TIMER_MS`. */
 export function timeoutOption(owner: string, option: string, value: unknown, fallback: number): number {
   const chosen = value ?? fallback;
-  if (typeof chosen !== 'number' || !(Number.isFinite(chosen) && chosen > 0)) {
+  if (!isTimerMs(chosen)) {
     throw new ConfigError(
-      `${owner}: ${option} must be a positive number of milliseconds (got ${String(value)}).`,
+      `${owner}: ${option} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${String(value)}).`,
     );
   }
   return chosen;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { isTimerMs, MAX_TIMER_MS } from './option-checks.js';
 import type { RunContext } from './run-context.js';
 import type { JsonSchema, ToolDefinition } from './types.js';
 
@@ -60,9 +61,9 @@ export function tool<P extends z.ZodObject, R>(options: ToolOptions<P, R>): Tool
   if (typeof options.execute !== 'function') {
     throw new ConfigError(`tool "${options.name}": execute must be a function.`);
   }
-  if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+  if (options.timeoutMs !== undefined && !isTimerMs(options.timeoutMs)) {
     throw new ConfigError(
-      `tool "${options.name}": timeoutMs must be a positive number of milliseconds (got ${options.timeoutMs}).`,
+      `tool "${options.name}": timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${options.timeoutMs}).`,
     );
   }
   return { ...options };

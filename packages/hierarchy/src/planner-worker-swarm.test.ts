@@ -381,7 +381,7 @@ describe('PlannerWorkerSwarm', () => {
     const workers = [steadyWorker('w').agent];
     expect(() => new PlannerWorkerSwarm({ planner, workers: [] })).toThrow(ConfigError);
     expect(() => new PlannerWorkerSwarm({ planner, workers, taskTimeoutMs: 0 })).toThrow(
-      'PlannerWorkerSwarm: taskTimeoutMs must be a positive number of milliseconds (got 0).',
+      'PlannerWorkerSwarm: taskTimeoutMs must be a positive number of milliseconds, at most 2147483647 (got 0).',
     );
     expect(() => new PlannerWorkerSwarm({ planner, workers, maxRetries: 1.5 })).toThrow(
       /maxRetries must be an integer >= 0/,

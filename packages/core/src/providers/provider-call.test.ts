@@ -307,4 +307,12 @@ describe('provider call options', () => {
     expect(() => openaiModel('m', { deadlineMs: 0 })).toThrow(/deadlineMs/);
     expect(() => openaiModel('m', { initialRetryDelayMs: Number.NaN })).toThrow(/initialRetryDelayMs/);
   });
+
+  it('rejects a timeout or deadline longer than a Node timer can wait (it would fire at once)', () => {
+    const days30 = 30 * 24 * 3_600_000;
+    expect(() => openaiModel('m', { timeoutMs: days30 })).toThrow(ConfigError);
+    expect(() => openaiModel('m', { timeoutMs: days30 })).toThrow(/timeoutMs must be at most 2147483647 ms/);
+    expect(() => openaiModel('m', { deadlineMs: days30 })).toThrow(/deadlineMs must be at most/);
+    expect(() => openaiModel('m', { timeoutMs: 2_147_483_647 })).not.toThrow();
+  });
 });

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { isTimerMs, MAX_TIMER_MS } from '../option-checks.js';
 
 /** Where a provider finds its key and endpoint: explicit options first, then environment variables. */
 export interface ProviderSettingsInput {
@@ -56,6 +57,12 @@ export function validateProviderOptions(
     const value = options[name];
     if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
       throw new ConfigError(`${factory}: ${name} must be a positive number of milliseconds, got ${value}.`);
+    }
+    // A longer timer fires at once in Node (and the SDKs time out at once with it).
+    if (value !== undefined && !isTimerMs(value)) {
+      throw new ConfigError(
+        `${factory}: ${name} must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest timer Node runs), got ${value}.`,
+      );
     }
   }
   for (const name of ['maxRetryDelayMs', 'initialRetryDelayMs'] as const) {
