@@ -184,6 +184,21 @@ describe('callWithRetries', () => {
     }
   });
 
+  it('ends a call at its deadline when every attempt ignores its signal, leaving no timer', async () => {
+    const before = timers();
+    const started = performance.now();
+    const error = await callWithRetries(
+      callPolicy('test', { maxRetries: 5, initialRetryDelayMs: 1, deadlineMs: 40 }, { lightSignals: true }),
+      undefined,
+      classify,
+      () => new Promise<never>(() => {}),
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as Error).message).toMatch(/passed its deadline of 40 ms/);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   it('settles once: an attempt that answers after its signal fired changes nothing', async () => {
     let answer: (value: string) => void = () => {};
     const controller = new AbortController();
