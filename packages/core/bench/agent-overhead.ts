@@ -5,11 +5,22 @@
 // root) or `pnpm --filter @swarm/core bench`.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Agent, type Message, openaiModel, tool } from '@swarm/core';
+import type Anthropic from '@anthropic-ai/sdk';
+import { Agent, anthropicModel, type Message, openaiModel, tool } from '@swarm/core';
 import { mockProviderServer } from '@swarm/core/testing';
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import { addToolParam, compare, fakeModel, inMemoryOpenAI, median, timePerCall, verdict } from './measure.js';
+import {
+  addAnthropicTool,
+  addToolParam,
+  compare,
+  fakeModel,
+  inMemoryAnthropic,
+  inMemoryOpenAI,
+  median,
+  timePerCall,
+  verdict,
+} from './measure.js';
 
 const add = tool({
   name: 'add',
@@ -80,45 +91,86 @@ async function fakeModelOverhead(): Promise<void> {
 }
 
 type TransportSide = 'sdk' | 'agent';
+type Provider = 'openai' | 'anthropic';
 const transportRounds = 12;
-const transportProcesses = 3;
+const transportProcesses = 5;
+
+// The same work by hand with the bare Anthropic SDK.
+async function bareAnthropicTurn(client: Anthropic, content: string): Promise<string> {
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content }];
+  const params = { model: 'claude-bench', max_tokens: 1024, tools: [addAnthropicTool] };
+  const first = await client.messages.create({ ...params, messages });
+  messages.push({ role: 'assistant', content: first.content });
+  const results: Anthropic.ToolResultBlockParam[] = [];
+  for (const block of first.content) {
+    if (block.type !== 'tool_use') continue;
+    const { a, b } = block.input as { a: number; b: number };
+    results.push({ type: 'tool_result', tool_use_id: block.id, content: String(a + b) });
+  }
+  messages.push({ role: 'user', content: results });
+  const second = await client.messages.create({ ...params, messages });
+  const text = second.content.find((block) => block.type === 'text');
+  return text?.type === 'text' ? text.text : '';
+}
+
+// One side of one provider's in-memory turn, as a function to time.
+async function transportTurn(provider: Provider, side: TransportSide): Promise<() => Promise<unknown>> {
+  const question = 'What is 2 + 3?';
+  if (provider === 'openai') {
+    const client = inMemoryOpenAI();
+    const agent = new Agent({ name: 'bench', model: openaiModel('gpt-bench', { client }), tools: [add] });
+    return side === 'sdk' ? () => bareSdkTurn(client, question) : () => agent.run(question);
+  }
+  const client = await inMemoryAnthropic();
+  const model = anthropicModel('claude-bench', { client, defaultMaxTokens: 1024 });
+  const agent = new Agent({ name: 'bench', model, tools: [add] });
+  return side === 'sdk' ? () => bareAnthropicTurn(client, question) : () => agent.run(question);
+}
 
 // In a child process: one side alone (as an application runs one or the other), warmed up, then
 // timed in rounds; prints the µs per turn of each round.
-async function transportChild(side: TransportSide): Promise<void> {
-  const client = inMemoryOpenAI();
-  const agent = new Agent({ name: 'bench', model: openaiModel('gpt-bench', { client }), tools: [add] });
-  const question = 'What is 2 + 3?';
-  const turn = side === 'sdk' ? () => bareSdkTurn(client, question) : () => agent.run(question);
+async function transportChild(provider: Provider, side: TransportSide): Promise<void> {
+  const turn = await transportTurn(provider, side);
   await timePerCall(3_000, turn);
   const rounds: number[] = [];
   for (let round = 0; round < transportRounds; round++) rounds.push(await timePerCall(500, turn));
   process.stdout.write(JSON.stringify(rounds));
 }
 
-function spawnTransport(side: TransportSide): number[] {
+function spawnTransport(provider: Provider, side: TransportSide): number[] {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), 'transport', side],
+    ['--import', 'tsx', fileURLToPath(import.meta.url), 'transport', provider, side],
     { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' },
   );
-  if (result.status !== 0) throw new Error(`${side} child failed:\n${result.stderr}`);
+  if (result.status !== 0) throw new Error(`${provider} ${side} child failed:\n${result.stderr}`);
   return JSON.parse(result.stdout) as number[];
+}
+
+// Each side in its own processes (alternating), as an application runs one of them; the ratio is
+// the median over rounds of agent / SDK, round i of one process beside round i of the other, the
+// pair run back to back.
+function separateProcesses(provider: Provider): { sdk: number; agent: number; ratio: number } {
+  const sides: Record<TransportSide, number[]> = { sdk: [], agent: [] };
+  for (let i = 0; i < transportProcesses; i++) {
+    const order: TransportSide[] = i % 2 === 0 ? ['sdk', 'agent'] : ['agent', 'sdk'];
+    for (const side of order) sides[side].push(...spawnTransport(provider, side));
+  }
+  return {
+    sdk: median(sides.sdk),
+    agent: median(sides.agent),
+    ratio: median(sides.agent.map((value, round) => value / sides.sdk[round]!)),
+  };
 }
 
 async function inMemoryTransport(): Promise<void> {
   // The target: each side in its own processes (alternating), as an application runs one of them;
   // the ratio is the median over rounds of agent / SDK, round i of one process beside round i of
   // the other, the pair run back to back.
-  const sides: Record<TransportSide, number[]> = { sdk: [], agent: [] };
-  for (let i = 0; i < transportProcesses; i++) {
-    const order: TransportSide[] = i % 2 === 0 ? ['sdk', 'agent'] : ['agent', 'sdk'];
-    for (const side of order) sides[side].push(...spawnTransport(side));
-  }
-  const ratio = median(sides.agent.map((value, round) => value / sides.sdk[round]!));
+  const { sdk, agent: ours, ratio } = separateProcesses('openai');
   console.log('Agent over the OpenAI provider vs the bare openai SDK (in-memory fetch, one-tool turn)');
   console.log(
-    `  each side in its own processes: bare SDK ${median(sides.sdk).toFixed(1)} µs/turn, Agent ${median(sides.agent).toFixed(1)} µs/turn, ratio ${ratio.toFixed(3)}x (target <= 1.05x: ${verdict(ratio <= 1.05)})`,
+    `  each side in its own processes: bare SDK ${sdk.toFixed(1)} µs/turn, Agent ${ours.toFixed(1)} µs/turn, ratio ${ratio.toFixed(3)}x (target <= 1.05x: ${verdict(ratio <= 1.05)})`,
   );
 
   // Not the target: both sides interleaved in this one process (the SDK's code then serves both
@@ -142,6 +194,17 @@ async function inMemoryTransport(): Promise<void> {
   );
   console.log(
     `  both given an AbortSignal per turn, one process (not the target): bare SDK ${t.sdkSignal.toFixed(1)} µs/turn, Agent ${t.agentSignal.toFixed(1)} µs/turn, ratio ${c.ratio('agentSignal', 'sdkSignal').toFixed(3)}x`,
+  );
+}
+
+async function anthropicTransport(): Promise<void> {
+  // Not a target of its own: the same measure for the other provider.
+  const { sdk, agent, ratio } = separateProcesses('anthropic');
+  console.log(
+    'Agent over the Anthropic provider vs the bare @anthropic-ai/sdk (in-memory fetch, one-tool turn)',
+  );
+  console.log(
+    `  each side in its own processes: bare SDK ${sdk.toFixed(1)} µs/turn, Agent ${agent.toFixed(1)} µs/turn, ratio ${ratio.toFixed(3)}x`,
   );
 }
 
@@ -176,10 +239,14 @@ async function overHttp(): Promise<void> {
 async function main(): Promise<void> {
   await fakeModelOverhead();
   await inMemoryTransport();
+  await anthropicTransport();
   await overHttp();
 }
 
-const entry = process.argv[2] === 'transport' ? () => transportChild(process.argv[3] as TransportSide) : main;
+const entry =
+  process.argv[2] === 'transport'
+    ? () => transportChild(process.argv[3] as Provider, process.argv[4] as TransportSide)
+    : main;
 entry().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;

@@ -1,6 +1,8 @@
-// Helpers shared by the benchmarks: timing in alternating rounds, in-memory OpenAI transports, and
+// Helpers shared by the benchmarks: timing in alternating rounds, in-memory OpenAI and Anthropic
+// transports, and
 // the one-tool scripted turn every framework is asked to run.
 
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Model, ModelRequest, ModelResponse, Usage } from '@swarm/core';
 import OpenAI from 'openai';
 
@@ -146,3 +148,51 @@ export const addToolParam = {
     },
   },
 } as const;
+
+/**
+ * An `@anthropic-ai/sdk` client whose `fetch` answers the Messages calls of the scripted work in
+ * memory, as `inMemoryOpenAI` does for Chat Completions (the SDK is loaded at the first call).
+ */
+export async function inMemoryAnthropic(): Promise<Anthropic> {
+  const { default: AnthropicSdk } = await import('@anthropic-ai/sdk');
+  let id = 0;
+  const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const body = JSON.parse(String(init?.body)) as {
+      model: string;
+      messages: { role: string; content: string | { type: string }[] }[];
+      tools?: unknown[];
+    };
+    // Without tools to call, or once the tool has answered (a user turn of tool results), it answers.
+    const last = body.messages.at(-1)?.content;
+    const answers = body.tools === undefined || (Array.isArray(last) && last[0]?.type === 'tool_result');
+    const message = {
+      id: `msg_${++id}`,
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: answers
+        ? [{ type: 'text', text: 'The sum is 5.' }]
+        : [{ type: 'tool_use', id: 'toolu_1', name: 'add', input: { a: 2, b: 3 } }],
+      stop_reason: answers ? 'end_turn' : 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    };
+    return new Response(JSON.stringify(message), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return new AnthropicSdk({ apiKey: 'bench', baseURL: 'http://in-memory.invalid', maxRetries: 0, fetch });
+}
+
+/** The tool the bare Anthropic SDK sends for one model call of the scripted work. */
+export const addAnthropicTool: Anthropic.Tool = {
+  name: 'add',
+  description: 'Adds two numbers.',
+  input_schema: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  },
+};

@@ -396,6 +396,8 @@ export class Agent {
     byName: ReadonlyMap<string, Tool>,
     context: RunContext,
   ): Promise<(ToolCallRecord & { value?: unknown })[]> {
+    // One call (the usual case): nothing to run beside it, nothing after it to skip.
+    if (calls.length === 1) return [await this.#runTool(calls[0]!, byName.get(calls[0]!.name), context)];
     const firstEnding = calls.findIndex((c) => byName.get(c.name)?.endsRun);
     const runnable = firstEnding === -1 ? calls : calls.slice(0, firstEnding + 1);
     const executed = await Promise.all(

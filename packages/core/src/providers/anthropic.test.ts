@@ -376,6 +376,30 @@ describe('anthropicModel request options', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('runs the attempts of an Anthropic client the user brings on light signals, still cut by an abort', async () => {
+    const { default: AnthropicSdk } = await import('@anthropic-ai/sdk');
+    const client = new AnthropicSdk({ apiKey: 'k', baseURL: server.anthropicBaseURL, maxRetries: 0 });
+    const seen: Anthropic.RequestOptions[] = [];
+    const create = client.messages.create.bind(client.messages);
+    client.messages.create = ((params: never, options: Anthropic.RequestOptions) => {
+      seen.push(options);
+      return create(params, options);
+    }) as typeof client.messages.create;
+    const theirs = anthropicModel('claude-opus-4-7', { client });
+    server.enqueue({ text: 'ok' });
+    expect((await theirs.generate({ messages: [{ role: 'user', content: 'hi' }] })).text).toBe('ok');
+    expect(seen[0]?.signal).toBeDefined();
+    expect(seen[0]?.signal).not.toBeInstanceOf(AbortSignal);
+
+    server.enqueue({ fault: 'hang' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(
+      theirs.generate({ messages: [{ role: 'user', content: 'hi' }], signal: controller.signal }),
+    ).rejects.toBeInstanceOf(AbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('cuts the connection of a body that stalls after its headers at timeoutMs, with or without a caller signal', async () => {
     for (const signal of [undefined, new AbortController().signal]) {
       for (const stream of [false, true]) {
