@@ -1,6 +1,5 @@
 // Helpers shared by the benchmarks: timing in alternating rounds, in-memory OpenAI and Anthropic
-// transports, and
-// the one-tool scripted turn every framework is asked to run.
+// transports, and the one-tool scripted turn every framework is asked to run.
 
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Model, ModelRequest, ModelResponse, Usage } from '@swarm/core';

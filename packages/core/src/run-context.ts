@@ -53,14 +53,31 @@ export interface RunContextOptions extends RunOptions {
   runId?: string;
 }
 
-// Set by RunContext's static block: the internals behind `startDirectCall` and its two helpers.
-let directCall: (
+// The Agent's hot path into a run, without the promise `callModel` wraps the model's in. They
+// reach the run's private state, so RunContext's static block sets them. Internal to the package
+// (not exported from its index).
+
+/**
+ * `context.callModel(model, request)` for a run nobody listens to (no events to emit) and no
+ * limiter holds: it checks and counts the call as `callModel` does and returns the model's own
+ * promise, whose answer must go through `directCallDone` (the usage counted) and whose error
+ * through `directCallError` (the error `callModel` would reject with). Otherwise it returns
+ * undefined: call `callModel`.
+ */
+export let startDirectCall: (
   context: RunContext,
   model: Model,
   request: ModelRequest,
 ) => Promise<ModelResponse> | undefined;
-let directCallAnswered: (context: RunContext, response: ModelResponse) => ModelResponse;
-let directCallFailed: (context: RunContext, model: Model, request: ModelRequest, error: unknown) => Error;
+/** Counts the answer of a `startDirectCall` in the run's totals, and returns it. */
+export let directCallDone: (context: RunContext, response: ModelResponse) => ModelResponse;
+/** The error `callModel` would have rejected with, for what a `startDirectCall` rejected with. */
+export let directCallError: (
+  context: RunContext,
+  model: Model,
+  request: ModelRequest,
+  error: unknown,
+) => Error;
 
 /**
  * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
@@ -219,9 +236,9 @@ export class RunContext {
   }
 
   static {
-    directCall = (context, model, request) => context.#directCall(model, request);
-    directCallAnswered = (context, response) => context.#counted(response);
-    directCallFailed = (context, model, request, error) =>
+    startDirectCall = (context, model, request) => context.#directCall(model, request);
+    directCallDone = (context, response) => context.#counted(response);
+    directCallError = (context, model, request, error) =>
       normalizeError(error, request.signal ?? context.signal, model.id);
   }
 
@@ -395,37 +412,6 @@ export class RunContext {
     }
     throw new ModelError(`The stream of ${model.id} ended without a finish event.`, { provider: model.id });
   }
-}
-
-/**
- * `context.callModel(model, request)` for the Agent's hot path, without the promise `callModel`
- * wraps the model's in: for a run nobody listens to (no events to emit) and no limiter holds, it
- * checks and counts the call as `callModel` does and returns the model's own promise, whose answer
- * must go through `directCallAnswered` (the usage counted) and whose error through
- * `directCallFailed` (the error `callModel` would reject with). Otherwise it returns undefined:
- * call `callModel`. Internal to the package (not exported from its index).
- */
-export function startDirectCall(
-  context: RunContext,
-  model: Model,
-  request: ModelRequest,
-): Promise<ModelResponse> | undefined {
-  return directCall(context, model, request);
-}
-
-/** Counts the answer of a `startDirectCall` in the run's totals, and returns it. */
-export function directCallDone(context: RunContext, response: ModelResponse): ModelResponse {
-  return directCallAnswered(context, response);
-}
-
-/** The error `callModel` would have rejected with, for what a `startDirectCall` rejected with. */
-export function directCallError(
-  context: RunContext,
-  model: Model,
-  request: ModelRequest,
-  error: unknown,
-): Error {
-  return directCallFailed(context, model, request, error);
 }
 
 /**
