@@ -240,8 +240,8 @@ and one trace). A budget stop answers with the last answer so far and marks the 
 npm install ${pkg} zod
 \`\`\`
 
-ESM only (\`"type": "module"\`), for Node 20.19 or newer; CommonJS code can \`require('${pkg}')\` on
-Node 20.19+ through require(esm). zod is a peer dependency (\`^4.0.0\`).
+ESM only (\`"type": "module"\`), for Node 22.12 or newer; CommonJS code can \`require('${pkg}')\` on
+Node 22.12+ through require(esm). zod is a peer dependency (\`^4.0.0\`).
 `,
 };
 

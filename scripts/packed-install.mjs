@@ -122,7 +122,7 @@ for (const [name, entry] of Object.entries(entries)) {
 scenario().then((said) => console.log(\`consumer ok: \${Object.keys(entries).length} entry points; \${said}\`));
 `;
 
-/** CommonJS users on Node 20.19+: require() of every entry point works through require(esm). */
+/** CommonJS users on Node 22.12+: require() of every entry point works through require(esm). */
 const CHECK_REQUIRE = `for (const name of require('./entries.json')) {
   const entry = require(name);
   if (Object.keys(entry).length === 0) throw new Error(\`require(\${name}) gave no exports\`);
