@@ -256,6 +256,15 @@ writeFileSync(
 );
 console.log(`Created packages/${name} (${pkg}) and .changeset/${name}-initial.md.`);
 
+// The browser check (examples/browser) bundles every package's built entry, so turbo must build
+// the new package before that test runs: it becomes a dev dependency of the example.
+const browserManifest = join(root, 'examples', 'browser', 'package.json');
+const browser = JSON.parse(readFileSync(browserManifest, 'utf8'));
+browser.devDependencies = Object.fromEntries(
+  Object.entries({ ...browser.devDependencies, [pkg]: 'workspace:*' }).sort(([a], [b]) => a.localeCompare(b)),
+);
+writeFileSync(browserManifest, `${JSON.stringify(browser, null, 2)}\n`);
+
 // The metadata every published package carries (license, repository, zod as a peer), as CI checks it.
 execFileSync(process.execPath, [join(root, 'scripts', 'package-metadata.mjs'), '--fix'], {
   cwd: root,

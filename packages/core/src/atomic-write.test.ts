@@ -1,40 +1,46 @@
 import { mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from './atomic-write.js';
 import { Conversation } from './conversation.js';
 
-// Simulates a crash in the middle of a write: every write writes half its data, then fails.
-const crash = vi.hoisted(() => ({ on: false }));
-
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
+// Simulates a crash in the middle of a write: every write writes half its data, then fails. The
+// writer uses Node's own fs module (process.getBuiltinModule, which no bundler follows), so the
+// spies sit on that module.
+const crash = { on: false };
+const fs = process.getBuiltinModule('node:fs/promises');
+const real = { open: fs.open, writeFile: fs.writeFile };
+beforeAll(() => {
   const half = (data: unknown) => String(data).slice(0, Math.floor(String(data).length / 2));
-  return {
-    ...fs,
-    writeFile: async (path: Parameters<typeof fs.writeFile>[0], data: unknown, ...rest: never[]) => {
-      if (!crash.on) return fs.writeFile(path, data as string, ...rest);
-      await fs.writeFile(path, half(data));
-      throw new Error('simulated crash');
-    },
-    open: async (...args: Parameters<typeof fs.open>) => {
-      const handle = await fs.open(...args);
-      if (!crash.on) return handle;
-      return new Proxy(handle, {
-        get(target, key) {
-          if (key === 'writeFile' || key === 'write') {
-            return async (data: unknown) => {
-              await target.writeFile(half(data));
-              throw new Error('simulated crash');
-            };
-          }
-          const value = Reflect.get(target, key);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-    },
-  };
+  vi.spyOn(fs, 'writeFile').mockImplementation((async (
+    path: Parameters<typeof fs.writeFile>[0],
+    data: unknown,
+    ...rest: never[]
+  ) => {
+    if (!crash.on) return real.writeFile(path, data as string, ...rest);
+    await real.writeFile(path, half(data));
+    throw new Error('simulated crash');
+  }) as typeof fs.writeFile);
+  vi.spyOn(fs, 'open').mockImplementation(async (...args: Parameters<typeof fs.open>) => {
+    const handle = await real.open(...args);
+    if (!crash.on) return handle;
+    return new Proxy(handle, {
+      get(target, key) {
+        if (key === 'writeFile' || key === 'write') {
+          return async (data: unknown) => {
+            await target.writeFile(half(data));
+            throw new Error('simulated crash');
+          };
+        }
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  });
+});
+afterAll(() => {
+  vi.restoreAllMocks();
 });
 
 afterEach(() => {

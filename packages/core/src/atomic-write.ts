@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { nodeBuiltin } from './node-builtin.js';
+
+type Fs = typeof import('node:fs/promises');
+type Path = typeof import('node:path');
 
 /** A temp file older than this is an orphan whoever wrote it: no write takes ten minutes. */
 const STALE_TEMP_MS = 10 * 60_000;
@@ -8,37 +9,46 @@ const STALE_TEMP_MS = 10 * 60_000;
 /**
  * Writes a file so that readers see either the old content or the new, never a truncated mix: the
  * data goes to a temp file beside the target, is flushed to disk, then renamed over it, and the
- * directory is synced so the rename survives a power loss.
+ * directory is synced so the rename survives a power loss. Needs Node.js (its file system): in a
+ * browser or an edge runtime it throws a `ConfigError`.
  *
  * The temp file is named `.<target>.<pid>.<random>.tmp`. A process killed mid-write leaves it
  * behind, so each write first removes the stale temp files of the same target: those of a process
  * that no longer runs on this host, and any older than ten minutes.
  */
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
+  const instead = 'use a storage API of the runtime there.';
+  const fs = nodeBuiltin<Fs>('node:fs/promises', 'writeFileAtomic', instead);
+  const { basename, dirname, join } = nodeBuiltin<Path>('node:path', 'writeFileAtomic', instead);
+  const { randomBytes } = nodeBuiltin<typeof import('node:crypto')>(
+    'node:crypto',
+    'writeFileAtomic',
+    instead,
+  );
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true });
   const prefix = `.${basename(path)}.`;
-  await removeStaleTemps(dir, prefix);
+  await removeStaleTemps(fs, join, dir, prefix);
   const temp = join(dir, `${prefix}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    const handle = await open(temp, 'w');
+    const handle = await fs.open(temp, 'w');
     try {
       await handle.writeFile(data, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(temp, path);
+    await fs.rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await fs.rm(temp, { force: true });
     throw error;
   }
-  await syncDirectory(dir);
+  await syncDirectory(fs, dir);
 }
 
 // Removes the orphaned temp files of one target; a temp another live writer is filling is kept.
-async function removeStaleTemps(dir: string, prefix: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+async function removeStaleTemps(fs: Fs, join: Path['join'], dir: string, prefix: string): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
   const now = Date.now();
   await Promise.all(
     names.map(async (name) => {
@@ -47,11 +57,11 @@ async function removeStaleTemps(dir: string, prefix: string): Promise<void> {
       if (!Number.isInteger(pid) || pid <= 0) return;
       const file = join(dir, name);
       if (pid !== process.pid && !isRunning(pid)) {
-        await rm(file, { force: true });
+        await fs.rm(file, { force: true });
         return;
       }
-      const info = await stat(file).catch(() => undefined);
-      if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(file, { force: true });
+      const info = await fs.stat(file).catch(() => undefined);
+      if (info && now - info.mtimeMs > STALE_TEMP_MS) await fs.rm(file, { force: true });
     }),
   );
 }
@@ -68,10 +78,10 @@ function isRunning(pid: number): boolean {
 
 // Makes the rename itself durable. Some platforms (Windows) cannot open a directory for syncing;
 // there the rename is still atomic, only its durability on power loss is up to the OS.
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+async function syncDirectory(fs: Fs, dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<Fs['open']>> | undefined;
   try {
-    handle = await open(dir, 'r');
+    handle = await fs.open(dir, 'r');
     await handle.sync();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -2,8 +2,11 @@
  * The model this environment is set up for, or undefined when none is: `SWARM_MODEL` when set
  * (any `resolveModel` string, e.g. `ollama:llama3.2`), else `gpt-5.4` with `OPENAI_API_KEY`, else
  * `claude-opus-4-7` with `ANTHROPIC_API_KEY`. Examples use it to run for real or explain themselves.
+ * `env` defaults to `process.env`, or to no variable where there is none (a browser).
  */
-export function configuredModel(env: Record<string, string | undefined> = process.env): string | undefined {
+export function configuredModel(
+  env: Record<string, string | undefined> = globalThis.process?.env ?? {},
+): string | undefined {
   if (env.SWARM_MODEL) return env.SWARM_MODEL;
   if (env.OPENAI_API_KEY) return 'gpt-5.4';
   if (env.ANTHROPIC_API_KEY) return 'claude-opus-4-7';

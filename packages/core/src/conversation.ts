@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { ConfigError } from './errors.js';
+import { nodeBuiltin } from './node-builtin.js';
 import type { Message, Role } from './types.js';
 
 /** One entry of a conversation: who said what, and when (ISO time). */
@@ -116,14 +116,23 @@ export class Conversation {
     return new Conversation(parsed.data.entries as ConversationEntry[]);
   }
 
-  /** Saves as JSON atomically: a crash mid-save leaves the previous file intact, never a truncated one. */
+  /**
+   * Saves as JSON atomically: a crash mid-save leaves the previous file intact, never a truncated one.
+   * Needs Node.js; elsewhere store `toJSON()` yourself and read it back with `Conversation.fromJSON`.
+   */
   async save(path: string): Promise<void> {
+    nodeBuiltin('node:fs/promises', 'Conversation.save()', withoutFiles);
     await writeFileAtomic(path, JSON.stringify(this.toJSON(), null, 2));
   }
 
-  /** Loads a conversation written by `save`. */
+  /** Loads a conversation written by `save` (Node.js only, as `save`). */
   static async load(path: string): Promise<Conversation> {
-    const text = await readFile(path, 'utf8');
+    const fs = nodeBuiltin<typeof import('node:fs/promises')>(
+      'node:fs/promises',
+      'Conversation.load()',
+      withoutFiles,
+    );
+    const text = await fs.readFile(path, 'utf8');
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -135,3 +144,6 @@ export class Conversation {
     return Conversation.fromJSON(data);
   }
 }
+
+const withoutFiles =
+  'keep conversation.toJSON() in a store of your own (localStorage, a database) and read it back with Conversation.fromJSON().';

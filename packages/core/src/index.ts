@@ -43,6 +43,7 @@ export {
   turnsAsText,
   validateMembers,
 } from './member.js';
+export { nodeBuiltin, optionalNodeBuiltin } from './node-builtin.js';
 export {
   booleanOption,
   concurrencyOption,
@@ -79,6 +80,7 @@ export {
 } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
+export { randomUUID } from './random-uuid.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
 export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';

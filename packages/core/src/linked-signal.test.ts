@@ -260,3 +260,43 @@ describe('lightLinkSignal timeouts (one timer per timeout length)', () => {
     for (const link of links) link.release();
   });
 });
+
+describe('lightLinkSignal in a browser (no async_hooks, timers that are numbers)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    vi.resetModules();
+  });
+
+  it('times links out in order, and keeps its idle timer without ref() or unref()', async () => {
+    const original = process.getBuiltinModule;
+    const asked: string[] = [];
+    vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => {
+      asked.push(id);
+      return id === 'node:async_hooks' ? undefined : original(id);
+    }) as typeof original);
+    // A browser's setTimeout returns a number, which has no ref() or unref() to call.
+    const realSetTimeout = setTimeout;
+    vi.stubGlobal('setTimeout', (work: (queue: unknown) => void, ms: number, queue: unknown) =>
+      Number(realSetTimeout(work, ms, queue)),
+    );
+    vi.resetModules();
+    const fresh = (await import('./linked-signal.js')) as typeof import('./linked-signal.js');
+    expect(asked).toContain('node:async_hooks');
+
+    const fired: string[] = [];
+    const watch = (name: string) => {
+      const link = fresh.lightLinkSignal(undefined, 20);
+      link.signal.addEventListener('abort', () => fired.push(name));
+      return link;
+    };
+    // Released at once: the length's timer goes idle (unref'd in Node), then serves the next links.
+    watch('released').release();
+    const first = watch('first');
+    const second = watch('second');
+    await new Promise((resolve) => realSetTimeout(resolve, 60));
+    expect(fired).toEqual(['first', 'second']);
+    expect([first.cause, second.cause]).toEqual(['timeout', 'timeout']);
+    expect(first.signal.reason).toEqual(new Error('Timed out after 20 ms.'));
+  });
+});

@@ -1,5 +1,12 @@
-import { AsyncResource } from 'node:async_hooks';
 import { AbortError } from './errors.js';
+import { optionalNodeBuiltin } from './node-builtin.js';
+
+type AsyncResource = import('node:async_hooks').AsyncResource;
+
+// Node's AsyncResource, which carries an async context across the shared timer (see LightLink), or
+// undefined in a runtime with no async_hooks (a browser), whose timers carry no context to keep.
+const AsyncContext =
+  optionalNodeBuiltin<typeof import('node:async_hooks')>('node:async_hooks')?.AsyncResource;
 
 /** Why a linked signal fired: its parent aborted, or its own time ran out. */
 export type LinkedSignalCause = 'parent' | 'timeout';
@@ -95,6 +102,7 @@ class LightLink implements LinkedSignal {
   next: LightLink | undefined;
   // The async context it was made in, where its time-out runs (the queue's timer may have been set
   // in another's): what the time-out starts (a retry) carries the call's context, as a timer would.
+  // Undefined where the runtime has no async context (no async_hooks).
   context: AsyncResource | undefined;
   #first: AbortListener | undefined;
   #second: AbortListener | undefined;
@@ -109,7 +117,7 @@ class LightLink implements LinkedSignal {
     }
     parent?.addEventListener('abort', this, once);
     if (Number.isFinite(timeoutMs)) {
-      this.context = new AsyncResource('swarm.attempt');
+      if (AsyncContext !== undefined) this.context = new AsyncContext('swarm.attempt');
       TimeoutQueue.of(timeoutMs).add(this);
     }
   }
@@ -241,7 +249,7 @@ class TimeoutQueue {
     if (this.#timer !== undefined && this.#setBy !== setTimeout) this.#disarm();
     if (this.#timer === undefined) this.#arm(link.deadline, this.#ms);
     else if (this.#idle) {
-      this.#timer.ref();
+      setRef(this.#timer, true);
       this.#idle = false;
     }
   }
@@ -260,7 +268,7 @@ class TimeoutQueue {
       TimeoutQueue.#queues.delete(this.#ms);
     } else {
       // Nothing waits: the timer no longer keeps the process alive, and does nothing if it fires.
-      this.#timer.unref();
+      setRef(this.#timer, false);
       this.#idle = true;
     }
   }
@@ -289,7 +297,8 @@ class TimeoutQueue {
     try {
       for (let link = this.#first; link !== undefined && link.deadline <= firedAt; link = this.#first) {
         this.remove(link);
-        link.context!.runInAsyncScope(link.timedOut, link, this.#ms);
+        if (link.context === undefined) link.timedOut(this.#ms);
+        else link.context.runInAsyncScope(link.timedOut, link, this.#ms);
       }
     } finally {
       this.#expiring = false;
@@ -301,6 +310,14 @@ class TimeoutQueue {
 
 function expireQueue(queue: TimeoutQueue): void {
   queue.expire();
+}
+
+// Whether a timer keeps the process alive. Node's timers are objects that do until unref'd; a
+// browser's (and an edge runtime's) are numbers and keep nothing alive.
+function setRef(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void {
+  if (typeof timer !== 'object') return;
+  if (keepAlive) timer.ref();
+  else timer.unref();
 }
 
 /**

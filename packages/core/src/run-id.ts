@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from './random-uuid.js';
 
 // 74 random bits drawn once per process (a v4 UUID's first four groups), then a counter in the
 // last group: the ids keep the UUID shape, stay unique across processes, and cost no randomness

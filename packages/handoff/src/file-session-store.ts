@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, describeZodError, SessionConflictError, writeFileAtomic } from '@swarm/core';
+import {
+  ConfigError,
+  describeZodError,
+  nodeBuiltin,
+  SessionConflictError,
+  writeFileAtomic,
+} from '@swarm/core';
 import {
   assertNoLostTurns,
   type SessionState,
@@ -26,11 +28,17 @@ export interface FileSessionStoreOptions {
  * lock file beside the session (`<file>.lock`, created exclusively), re-reads the stored session,
  * and writes only if nothing another writer saved since would be lost; otherwise it throws
  * `SessionConflictError` and leaves the file as it was.
+ *
+ * Needs Node.js (its file system): constructed in a browser or an edge runtime it throws a
+ * `ConfigError`; use `InMemorySessionStore` or a `SessionStore` of your own there.
  */
 export class FileSessionStore implements SessionStore {
   readonly dir: string;
   readonly #lockTimeoutMs: number;
   readonly #staleLockMs: number;
+  readonly #fs: typeof import('node:fs/promises');
+  readonly #path: typeof import('node:path');
+  readonly #crypto: typeof import('node:crypto');
 
   constructor(dir: string, options: FileSessionStoreOptions = {}) {
     if (typeof dir !== 'string' || dir.trim() === '') {
@@ -44,6 +52,11 @@ export class FileSessionStore implements SessionStore {
         );
       }
     }
+    const instead =
+      'use InMemorySessionStore, or a SessionStore of your own over the storage the runtime has.';
+    this.#fs = nodeBuiltin('node:fs/promises', 'FileSessionStore', instead);
+    this.#path = nodeBuiltin('node:path', 'FileSessionStore', instead);
+    this.#crypto = nodeBuiltin('node:crypto', 'FileSessionStore', instead);
     this.dir = dir;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
     this.#staleLockMs = options.staleLockMs ?? 30_000;
@@ -55,7 +68,7 @@ export class FileSessionStore implements SessionStore {
 
   async set(sessionId: string, state: SessionState): Promise<void> {
     const path = this.pathOf(sessionId);
-    await mkdir(this.dir, { recursive: true });
+    await this.#fs.mkdir(this.dir, { recursive: true });
     await this.#locked(sessionId, `${path}.lock`, async () => {
       const stored = await this.#read(path);
       assertNoLostTurns(sessionId, stored, state);
@@ -74,14 +87,15 @@ export class FileSessionStore implements SessionStore {
       /[.!~*'()]/g,
       (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
     );
-    const name = safe.length <= 120 ? safe : `~${createHash('sha256').update(sessionId).digest('hex')}`;
-    return join(this.dir, `${name}.json`);
+    const name =
+      safe.length <= 120 ? safe : `~${this.#crypto.createHash('sha256').update(sessionId).digest('hex')}`;
+    return this.#path.join(this.dir, `${name}.json`);
   }
 
   async #read(path: string): Promise<SessionState | undefined> {
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await this.#fs.readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -102,7 +116,7 @@ export class FileSessionStore implements SessionStore {
     const deadline = Date.now() + this.#lockTimeoutMs;
     for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
       try {
-        const handle = await open(lock, 'wx');
+        const handle = await this.#fs.open(lock, 'wx');
         try {
           await handle.writeFile(String(process.pid));
         } finally {
@@ -113,7 +127,7 @@ export class FileSessionStore implements SessionStore {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       if (await this.#isStale(lock)) {
-        await rm(lock, { force: true });
+        await this.#fs.rm(lock, { force: true });
         continue;
       }
       if (Date.now() >= deadline) {
@@ -122,19 +136,19 @@ export class FileSessionStore implements SessionStore {
           `Session ${JSON.stringify(sessionId)} stayed locked by another writer for ${this.#lockTimeoutMs} ms (${lock}); nothing was saved.`,
         );
       }
-      await sleep(wait);
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
     try {
       await work();
     } finally {
-      await rm(lock, { force: true });
+      await this.#fs.rm(lock, { force: true });
     }
   }
 
   async #isStale(lock: string): Promise<boolean> {
     const [text, info] = await Promise.all([
-      readFile(lock, 'utf8').catch(() => undefined),
-      stat(lock).catch(() => undefined),
+      this.#fs.readFile(lock, 'utf8').catch(() => undefined),
+      this.#fs.stat(lock).catch(() => undefined),
     ]);
     if (!info) return false; // released meanwhile: try again
     if (Date.now() - info.mtimeMs > this.#staleLockMs) return true;

@@ -107,3 +107,7 @@ export function sharedLeaves(a: unknown, b: unknown): number {
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** What a runtime without files (a browser) is told to use instead of a cassette. */
+export const cassettesInNode =
+  'cassettes are files: record and replay in Node.js, and script a browser test with ScriptedModel.';

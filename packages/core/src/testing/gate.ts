@@ -1,3 +1,5 @@
+import { nextTurn } from './next-turn.js';
+
 /**
  * A promise you open by hand, for proving concurrency without timings: tasks wait on the gate, the
  * test checks how many are waiting, then opens it.
@@ -25,6 +27,6 @@ export class Gate {
 
   /** Resolves once `count` are waiting. */
   async until(count: number): Promise<void> {
-    while (this.#waiters.length < count) await new Promise((r) => setImmediate(r));
+    while (this.#waiters.length < count) await nextTurn();
   }
 }

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeBuiltin } from '../node-builtin.js';
 import type { FinishReason, Usage } from '../types.js';
 import { anthropicMessage, sendAnthropicStream } from './mock-anthropic-wire.js';
 import { sendEmbeddings } from './mock-embeddings.js';
@@ -111,10 +112,18 @@ export interface MockProviderServer {
 
 const NO_SCRIPT_MESSAGE = 'mockProviderServer: no scripted response left';
 
-/** Starts a mock provider server speaking OpenAI Chat Completions, Anthropic Messages and OpenAI embeddings. */
+/**
+ * Starts a mock provider server speaking OpenAI Chat Completions, Anthropic Messages and OpenAI
+ * embeddings. A real HTTP server, so Node.js only; a browser test scripts its models with `ScriptedModel`.
+ */
 export async function mockProviderServer(
   options: MockProviderServerOptions = {},
 ): Promise<MockProviderServer> {
+  const { createServer } = nodeBuiltin<typeof import('node:http')>(
+    'node:http',
+    'mockProviderServer()',
+    'it is an HTTP server for tests in Node.js; in a browser, script the models with ScriptedModel.',
+  );
   const script: MockStep[] = [];
   const requests: MockRequest[] = [];
   let counter = 0;

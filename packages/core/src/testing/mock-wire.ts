@@ -1,7 +1,6 @@
 // What the OpenAI and Anthropic mock wires share: a reply resolved from a script step, JSON and
 // error responses, and server-sent events written with an optional gap.
 import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FinishReason, Usage } from '../types.js';
 import type { MockApi, MockReply } from './mock-provider-server.js';
 
@@ -22,7 +21,15 @@ export const noRetry = { 'x-should-retry': 'false' };
 /** Waits `ms`, or less if the client goes away. */
 export async function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return;
-  await sleep(ms, undefined, { signal }).catch(() => undefined);
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Sends a JSON body (once; a closed or answered response is left alone). */
@@ -135,6 +142,6 @@ export async function writeEvents(
 /** Resets the connection once what was written has reached the client: a failure mid-body. */
 export async function resetAfterFlush(res: ServerResponse): Promise<void> {
   await new Promise<void>((resolve) => res.write('', () => resolve()));
-  await sleep(5);
+  await new Promise((resolve) => setTimeout(resolve, 5));
   res.socket?.resetAndDestroy();
 }

@@ -1,7 +1,13 @@
-import { appendFileSync } from 'node:fs';
 import { ConfigError, type ModelError, SwarmError } from '../errors.js';
+import { nodeBuiltin } from '../node-builtin.js';
 import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
-import { type CassetteEntry, type CassetteError, cassetteRequest, cassetteResponse } from './cassette.js';
+import {
+  type CassetteEntry,
+  type CassetteError,
+  cassetteRequest,
+  cassetteResponse,
+  cassettesInNode,
+} from './cassette.js';
 
 /** Options of `recordModel`. */
 export interface RecordModelOptions {
@@ -13,6 +19,7 @@ export interface RecordModelOptions {
  * Wraps any Model so that each call's request and response (or failure) is appended to a JSONL
  * cassette as it finishes, for `replayModel` to answer the same requests offline. Only the fields
  * a model answers from are written: never a signal, header or key. Aborted calls are not written.
+ * Cassettes are files: Node.js only.
  */
 export function recordModel(model: Model, options: RecordModelOptions): Model {
   if (!model || typeof model.generate !== 'function') throw new ConfigError('recordModel: give a Model.');
@@ -20,6 +27,11 @@ export function recordModel(model: Model, options: RecordModelOptions): Model {
     throw new ConfigError('recordModel: file must be the path of the cassette to append to.');
   }
   const { file } = options;
+  const { appendFileSync } = nodeBuiltin<typeof import('node:fs')>(
+    'node:fs',
+    'recordModel()',
+    cassettesInNode,
+  );
   const write = (entry: CassetteEntry) => appendFileSync(file, `${JSON.stringify(entry)}\n`);
   const answered = (request: ModelRequest, response: ModelResponse) =>
     write({ model: model.id, request: cassetteRequest(request), response: cassetteResponse(response) });

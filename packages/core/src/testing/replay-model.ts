@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { nodeBuiltin } from '../node-builtin.js';
 import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
 import {
   type CassetteEntry,
   type CassetteRequest,
   canonicalJson,
   cassetteRequest,
+  cassettesInNode,
   type Difference,
   firstDifference,
   sharedLeaves,
@@ -154,6 +155,7 @@ export function replayModel(options: ReplayModelOptions): ReplayModel {
 }
 
 function readCassette(file: string): CassetteEntry[] {
+  const { readFileSync } = nodeBuiltin<typeof import('node:fs')>('node:fs', 'replayModel()', cassettesInNode);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

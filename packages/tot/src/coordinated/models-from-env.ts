@@ -16,10 +16,11 @@ export type ModelsFromEnv = Partial<Record<keyof typeof roleVariables, string>>;
 /**
  * Reads the seed's per-role variables (`PLANNER_MODEL_CONFIG=openrouter:google/gemini-2.5-pro`,
  * ...) into `models`. Each must be `provider:model`, a form `resolveModel` accepts; anything else
- * is a `ConfigError` naming the variable (the seed silently fell back to a default model).
+ * is a `ConfigError` naming the variable (the seed silently fell back to a default model). `env`
+ * defaults to `process.env`, or to no variable where there is none (a browser).
  */
 export function modelsFromEnv(
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<Record<string, string | undefined>> = globalThis.process?.env ?? {},
 ): ModelsFromEnv {
   const models: ModelsFromEnv = {};
   for (const [role, variable] of Object.entries(roleVariables) as [keyof ModelsFromEnv, string][]) {
