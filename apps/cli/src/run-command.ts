@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { errorMessage, SwarmError, type SwarmEvent, type TopologyResult } from '@swarm/core';
 import { loadSwarmSpec, SwarmSpecError } from '@swarm/router';
 import { CliError } from './cli-error.js';
 import { defaultModel, noModelHelp } from './default-model.js';
 import { toJson } from './json-output.js';
+import { type OutputFile, outputFileProblems, writeOutput } from './output-path.js';
 import { progress } from './progress.js';
 import { topologies } from './registry.js';
 import { htmlReport } from './report/html-report.js';
@@ -20,12 +20,22 @@ export interface RunFlags {
   quiet?: boolean;
 }
 
-/** `swarm run <spec> [task]`: builds the spec's topology, runs the task, prints the answer. */
+/**
+ * `swarm run <spec> [task]`: builds the spec's topology, runs the task, prints the answer, then
+ * writes the trace and the report. Output paths are checked before the first model call, and the
+ * answer is printed before any file is written, so a bad path never costs a run or its answer.
+ */
 export async function runCommand(
   specPath: string,
   flags: RunFlags,
   out: NodeJS.WritableStream,
 ): Promise<void> {
+  const trace: OutputFile | undefined =
+    flags.trace === undefined ? undefined : { option: '--trace', path: flags.trace };
+  const report: OutputFile | undefined =
+    flags.report === undefined ? undefined : { option: '--report', path: flags.report };
+  const unwritable = outputFileProblems([trace, report].filter((o) => o !== undefined));
+  if (unwritable.length > 0) throw new CliError(unwritable.join('\n'), 2);
   const file = readSpecFile(specPath);
   const data = file.data as { task?: unknown; agents?: { model?: unknown }[] };
   const task = flags.task ?? (typeof data.task === 'string' ? data.task : undefined);
@@ -82,22 +92,25 @@ export async function runCommand(
     live?.stop();
   }
 
-  if (flags.trace) writeFileSync(flags.trace, `${toJson(events)}\n`);
-  if (flags.report) {
-    writeFileSync(
-      flags.report,
-      htmlReport({
-        title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm run`,
-        task,
-        ...(result && { result }),
-        ...(failure !== undefined && { error: errorMessage(failure) }),
-        events,
-      }),
-    );
-  }
+  // The answer first: whatever happens to the files below, the run's answer is not lost.
+  if (result) out.write(flags.json ? `${toJson(result)}\n` : `${result.output}\n`);
+  const notWritten = [
+    trace && writeOutput(trace, `${toJson(events)}\n`),
+    report &&
+      writeOutput(
+        report,
+        htmlReport({
+          title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm run`,
+          task,
+          ...(result && { result }),
+          ...(failure !== undefined && { error: errorMessage(failure) }),
+          events,
+        }),
+      ),
+  ].filter((problem) => problem !== undefined);
   if (failure !== undefined) {
     const code = SwarmError.isInstance(failure) ? `${failure.code}: ` : '';
-    throw new CliError(`the run failed: ${code}${errorMessage(failure)}`, 1);
+    throw new CliError([`the run failed: ${code}${errorMessage(failure)}`, ...notWritten].join('\n'), 1);
   }
-  out.write(flags.json ? `${toJson(result)}\n` : `${result!.output}\n`);
+  if (notWritten.length > 0) throw new CliError(notWritten.join('\n'), 1);
 }
