@@ -156,6 +156,81 @@ describe('swarm run', () => {
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     });
 
+    it('reports every problem at once: a wrong type, a duplicate name, unknown tools, a bad model, bad config, no task', async () => {
+      const path = bad(
+        'everything-wrong.yaml',
+        [
+          'topology: ConcurrentWorkflow',
+          'agents:',
+          '  - name: writer',
+          '    maxTurns: many',
+          '  - name: writer',
+          '    tools: [calculator, web]',
+          '  - name: editor',
+          '    model: nope:thing',
+          'config:',
+          '  onError: ignore',
+          '',
+        ].join('\n'),
+      );
+      const before = server.requests.length;
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stdout).toBe('');
+      const lines = ran.stderr.trimEnd().split('\n');
+      expect(
+        lines.map((l) =>
+          l
+            .replace(/^swarm: /, '')
+            .split(': ')
+            .slice(0, 2)
+            .join(': '),
+        ),
+      ).toEqual([
+        `${path}:1:1: no task`,
+        `${path}:4:15: agents[0].maxTurns`,
+        `${path}:5:11: agents[1].name`,
+        `${path}:6:25: agents[1].tools[1]`,
+        `${path}:8:12: agents[2].model`,
+        `${path}:10:12: config.onError`,
+      ]);
+      expect(lines[2]).toBe(`swarm: ${path}:5:11: agents[1].name: "writer" is also the name of agents[0]`);
+      expect(server.requests.length).toBe(before);
+      // With no model configured as well, that is one more line, after the spec's own.
+      const unconfigured = await swarm(['run', path], {});
+      expect(unconfigured.code).toBe(2);
+      expect(unconfigured.stderr.trimEnd().split('\n')).toEqual([
+        ...lines,
+        expect.stringMatching(/^swarm: no model configured: /),
+      ]);
+    });
+
+    it('refuses a YAML alias bomb at the alias, with exit 2 and no model call', async () => {
+      const rows = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+      for (const [name, prev] of [
+        ['b', 'a'],
+        ['c', 'b'],
+        ['d', 'c'],
+        ['e', 'd'],
+        ['f', 'e'],
+      ]) {
+        rows.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
+      }
+      const path = bad(
+        'alias-bomb.yaml',
+        `${rows.join('\n')}\ntopology: SequentialWorkflow\nagents: [{ name: a }]\ntask: hi\n`,
+      );
+      const before = server.requests.length;
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(
+        new RegExp(
+          `^swarm: ${path}:3:\\d+: invalid YAML: Excessive alias count .*\\(aliases expand past the limit of 100\\)\n$`,
+        ),
+      );
+      expect(server.requests.length).toBe(before);
+    });
+
     it('reports a missing file in one line', async () => {
       const ran = await swarm(['run', join(dir, 'nowhere.yaml')], env);
       expect(ran.code).toBe(2);
