@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   configureModelHint,
@@ -14,25 +13,30 @@ import { checkGame24, game24Answerer, game24Evaluator, game24Generator, TreeOfTh
 import { CliError } from './cli-error.js';
 import { defaultModel } from './default-model.js';
 import { demoSpecs } from './demo-specs.js';
+import { prepareOutputDir, writeOutput } from './output-path.js';
 import { topologies } from './registry.js';
 import { htmlReport } from './report/html-report.js';
 
-/** Where the demo's reports went, for the closing lines. */
+/** Where the demo's reports went (or why one was not written), for the closing lines. */
 interface Written {
   title: string;
   path: string;
+  problem?: string;
 }
 
 /**
  * `swarm demo`: with a model, a short run of each registered topology; without one, what truly
  * works offline (forest routing with the local embedder, Tree of Thoughts on a Game of 24 puzzle
- * with the programmatic strategies), each with its HTML report, then how to add a model.
+ * with the programmatic strategies), each with its HTML report, then how to add a model. The
+ * `--out` directory is made and checked before the first model call; each answer is printed
+ * before its report is written, and a report that cannot be written fails the command at the end.
  */
 export async function demoCommand(
   flags: { out: string; model?: string },
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  mkdirSync(flags.out, { recursive: true });
+  const unusable = prepareOutputDir('--out', flags.out);
+  if (unusable) throw new CliError(unusable, 2);
   const found = await defaultModel(flags.model);
   const written: Written[] = [];
   const failed: string[] = [];
@@ -42,6 +46,7 @@ export async function demoCommand(
       if (!topologies.some((d) => d.type === spec.topology)) continue;
       const events: SwarmEvent[] = [];
       let result: TopologyResult | undefined;
+      let error: string | undefined;
       out.write(`${spec.topology}: ${spec.task}\n`);
       try {
         const { topology } = loadSwarmSpec(spec, { topologies, defaultModel: found.model });
@@ -57,14 +62,13 @@ export async function demoCommand(
         out.write(
           `  ${result.output.split('\n').join('\n  ')}\n  (${result.llmCalls} calls, ${result.usage.totalTokens} tokens)\n\n`,
         );
-        written.push(report(flags.out, spec.topology, spec.task!, events, result));
-      } catch (error) {
-        const code = SwarmError.isInstance(error) ? `${error.code}: ` : '';
-        const line = `${code}${errorMessage(error).split('\n')[0]}`;
+      } catch (thrown) {
+        const code = SwarmError.isInstance(thrown) ? `${thrown.code}: ` : '';
+        error = `${code}${errorMessage(thrown).split('\n')[0]}`;
         failed.push(spec.topology);
-        out.write(`  failed: ${line}\n\n`);
-        written.push(report(flags.out, spec.topology, spec.task!, events, result, line));
+        out.write(`  failed: ${error}\n\n`);
       }
+      written.push(report(flags.out, spec.topology, spec.task!, events, result, error));
     }
   } else {
     out.write('No model configured: running what works offline.\n\n');
@@ -73,9 +77,16 @@ export async function demoCommand(
     out.write(`To run every topology with a model: ${configureModelHint}\n`);
   }
   out.write('\nReports:\n');
-  for (const w of written) out.write(`  ${w.title}: ${w.path}\n`);
-  if (failed.length > 0) {
-    throw new CliError(`${failed.length} demo(s) failed: ${failed.join(', ')} (see above)`, 1);
+  for (const w of written) out.write(`  ${w.title}: ${w.problem ?? w.path}\n`);
+  const unwritten = written.filter((w) => w.problem !== undefined);
+  if (failed.length > 0 || unwritten.length > 0) {
+    throw new CliError(
+      [
+        ...(failed.length > 0 ? [`${failed.length} demo(s) failed: ${failed.join(', ')} (see above)`] : []),
+        ...unwritten.map((w) => w.problem!),
+      ].join('\n'),
+      1,
+    );
   }
 }
 
@@ -179,9 +190,9 @@ function report(
   error?: string,
 ): Written {
   const path = join(dir, `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.html`);
-  writeFileSync(
-    path,
+  const problem = writeOutput(
+    { option: '--out', path },
     htmlReport({ title, task, events, ...(result && { result }), ...(error !== undefined && { error }) }),
   );
-  return { title, path };
+  return { title, path, ...(problem !== undefined && { problem }) };
 }

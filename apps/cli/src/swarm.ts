@@ -19,6 +19,14 @@ Usage:
 
 Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
 
+// The options each command takes: one given to another command would be silently ignored (a
+// `--report` that writes nothing), so it is refused instead.
+const commandOptions: Record<string, readonly string[]> = {
+  run: ['task', 'model', 'json', 'trace', 'report', 'quiet'],
+  demo: ['out', 'model'],
+  types: [],
+};
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -38,6 +46,20 @@ async function main(argv: string[]): Promise<void> {
   if (values.help || command === undefined || command === 'help') {
     process.stdout.write(`${usage}\n`);
     return;
+  }
+  const foreign = Object.keys(values).filter(
+    (option) => option !== 'help' && commandOptions[command]?.includes(option) === false,
+  );
+  if (foreign.length > 0) {
+    throw new CliError(
+      foreign
+        .map((option) => {
+          const owners = Object.keys(commandOptions).filter((c) => commandOptions[c]!.includes(option));
+          return `--${option} is not an option of swarm ${command} (it is one of swarm ${owners.join(', swarm ')})`;
+        })
+        .join('\n'),
+      2,
+    );
   }
   switch (command) {
     case 'run': {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SwarmEvent } from '@swarm/core';
@@ -156,6 +156,81 @@ describe('swarm run', () => {
       expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     });
 
+    it('reports every problem at once: a wrong type, a duplicate name, unknown tools, a bad model, bad config, no task', async () => {
+      const path = bad(
+        'everything-wrong.yaml',
+        [
+          'topology: ConcurrentWorkflow',
+          'agents:',
+          '  - name: writer',
+          '    maxTurns: many',
+          '  - name: writer',
+          '    tools: [calculator, web]',
+          '  - name: editor',
+          '    model: nope:thing',
+          'config:',
+          '  onError: ignore',
+          '',
+        ].join('\n'),
+      );
+      const before = server.requests.length;
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stdout).toBe('');
+      const lines = ran.stderr.trimEnd().split('\n');
+      expect(
+        lines.map((l) =>
+          l
+            .replace(/^swarm: /, '')
+            .split(': ')
+            .slice(0, 2)
+            .join(': '),
+        ),
+      ).toEqual([
+        `${path}:1:1: no task`,
+        `${path}:4:15: agents[0].maxTurns`,
+        `${path}:5:11: agents[1].name`,
+        `${path}:6:25: agents[1].tools[1]`,
+        `${path}:8:12: agents[2].model`,
+        `${path}:10:12: config.onError`,
+      ]);
+      expect(lines[2]).toBe(`swarm: ${path}:5:11: agents[1].name: "writer" is also the name of agents[0]`);
+      expect(server.requests.length).toBe(before);
+      // With no model configured as well, that is one more line, after the spec's own.
+      const unconfigured = await swarm(['run', path], {});
+      expect(unconfigured.code).toBe(2);
+      expect(unconfigured.stderr.trimEnd().split('\n')).toEqual([
+        ...lines,
+        expect.stringMatching(/^swarm: no model configured: /),
+      ]);
+    });
+
+    it('refuses a YAML alias bomb at the alias, with exit 2 and no model call', async () => {
+      const rows = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+      for (const [name, prev] of [
+        ['b', 'a'],
+        ['c', 'b'],
+        ['d', 'c'],
+        ['e', 'd'],
+        ['f', 'e'],
+      ]) {
+        rows.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`);
+      }
+      const path = bad(
+        'alias-bomb.yaml',
+        `${rows.join('\n')}\ntopology: SequentialWorkflow\nagents: [{ name: a }]\ntask: hi\n`,
+      );
+      const before = server.requests.length;
+      const ran = await swarm(['run', path], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(
+        new RegExp(
+          `^swarm: ${path}:3:\\d+: invalid YAML: Excessive alias count .*\\(aliases expand past the limit of 100\\)\n$`,
+        ),
+      );
+      expect(server.requests.length).toBe(before);
+    });
+
     it('reports a missing file in one line', async () => {
       const ran = await swarm(['run', join(dir, 'nowhere.yaml')], env);
       expect(ran.code).toBe(2);
@@ -179,6 +254,101 @@ describe('swarm run', () => {
     } finally {
       await failing.close();
     }
+  });
+});
+
+describe('output paths: checked before the first model call, written after the answer', () => {
+  it('refuses a --report in a directory that does not exist, with exit 2 and no model call', async () => {
+    const before = server.requests.length;
+    const ran = await swarm(
+      ['run', join(specsDir, 'sequential-workflow.yaml'), '--report', 'no-such-dir/r.html'],
+      env,
+      dir,
+    );
+    expect(ran).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'swarm: --report no-such-dir/r.html: no such directory: no-such-dir\n',
+    });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('names every bad output path at once: a missing directory, a directory, one file for two options', async () => {
+    const before = server.requests.length;
+    const twice = join(dir, 'twice.out');
+    const missing = await swarm(
+      ['run', join(specsDir, 'forest.yaml'), '--trace', join(dir, 'gone', 't.json'), '--report', dir],
+      env,
+    );
+    const same = await swarm(
+      ['run', join(specsDir, 'forest.yaml'), '--trace', twice, '--report', twice],
+      env,
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      `swarm: --trace ${join(dir, 'gone', 't.json')}: no such directory: ${join(dir, 'gone')}\n` +
+        `swarm: --report ${dir}: is a directory, not a file\n`,
+    );
+    expect(same).toMatchObject({
+      code: 2,
+      stderr: `swarm: --trace and --report both name ${twice}: give each its own file\n`,
+    });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('prints the answer and then the error when a report cannot be written after the run', async () => {
+    const doomed = mkdtempSync(join(tmpdir(), 'swarm-doomed-'));
+    const report = join(doomed, 'r.html');
+    const trace = join(dir, 'kept.trace.json');
+    // The report's directory is there when the command checks it, and gone when the run ends.
+    const vanishing = await mockProviderServer({
+      handler: cooperativeModel(() => {
+        rmSync(doomed, { recursive: true, force: true });
+        return { text: 'the answer' };
+      }),
+    });
+    try {
+      const ran = await swarm(['run', join(specsDir, 'forest.yaml'), '--trace', trace, '--report', report], {
+        ...env,
+        OPENAI_BASE_URL: vanishing.openaiBaseURL,
+      });
+      expect(ran).toEqual({
+        code: 1,
+        stdout: 'the answer\n',
+        stderr: `swarm: --report ${report}: not written (no such file or directory)\n`,
+      });
+      expect(vanishing.requests).toHaveLength(1);
+      const events = JSON.parse(readFileSync(trace, 'utf8')) as SwarmEvent[];
+      expect(events.at(-1)?.type).toBe('run.end');
+    } finally {
+      await vanishing.close();
+    }
+  });
+
+  it('refuses a demo --out that cannot be a directory before any model call', async () => {
+    const before = server.requests.length;
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const ran = await swarm(['demo', '--out', join(file, 'reports')], env);
+    expect(ran).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `swarm: --out ${join(file, 'reports')}: cannot make the directory (a parent is not a directory)\n`,
+    });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('refuses an output option given to a command that would ignore it', async () => {
+    const ran = await swarm(['demo', '--report', join(dir, 'r.html')], env);
+    expect(ran).toMatchObject({
+      code: 2,
+      stderr: 'swarm: --report is not an option of swarm demo (it is one of swarm run)\n',
+    });
+    const out = await swarm(['run', join(specsDir, 'forest.yaml'), '--out', dir], env);
+    expect(out).toMatchObject({
+      code: 2,
+      stderr: 'swarm: --out is not an option of swarm run (it is one of swarm demo)\n',
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SwarmEvent } from '@swarm/core';
+import type { SwarmEvent, TopologyResult, Usage } from '@swarm/core';
 import { type MockHandler, mockProviderServer } from '@swarm/core/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +209,213 @@ describe('the HTML report, in a real browser', () => {
         );
       expect(parentOfNode).toBe(e.parentRunId);
     }
+    await page.close();
+  });
+});
+
+// A value that would run script wherever it was written as markup: in text, and out of a quoted
+// attribute. Each names its field, so a run script would say which field let it in.
+const hostile = (field: string) =>
+  `${field}"'><script>window.__pwned='${field}'</script><img src=x onerror="window.__pwned='${field}';alert('${field}')">`;
+// Elements a report never draws itself: one in the page came from the trace.
+const injected = 'script, img, svg, iframe, object, embed';
+const asJson = (field: string) => JSON.stringify(hostile(field)).slice(1, -1);
+
+/** Opens a report in chromium; what ran (a `window.__pwned` flag, dialogs) and every text and attribute of the page. */
+async function openReport(name: string, report: string) {
+  const path = join(dir, name);
+  writeFileSync(path, report);
+  const page = await browser.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(pathToFileURL(path).href);
+  // A string, run in the page: this package is typed without the DOM.
+  const seen = (await page.evaluate(`(() => {
+    const texts = [];
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) texts.push(walker.currentNode.data);
+    const attributes = [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].map((a) => a.value));
+    return { pwned: window.__pwned, markup: document.querySelectorAll(${JSON.stringify(injected)}).length, texts, attributes };
+  })()`)) as { pwned: unknown; markup: number; texts: string[]; attributes: string[] };
+  return { page, dialogs, ...seen };
+}
+
+describe('a report no field of the trace can script', () => {
+  const ev = (type: string, runId: string, fields: Record<string, unknown> = {}): SwarmEvent =>
+    ({ type, runId, at: '2026-01-01T00:00:00.000Z', topology: 'T', ...fields }) as SwarmEvent;
+  // Usage as a provider may send it: strings where numbers belong.
+  const usage = {
+    inputTokens: hostile('usage.inputTokens'),
+    outputTokens: hostile('usage.outputTokens'),
+    totalTokens: hostile('usage.totalTokens'),
+    cachedTokens: hostile('usage.cachedTokens'),
+    reasoningTokens: hostile('usage.reasoningTokens'),
+  };
+  const root = hostile('runId');
+  const events: SwarmEvent[] = [
+    ev('run.start', root, { topology: hostile('topology'), task: hostile('event.task') }),
+    ev('run.start', 'child', { parentRunId: root, path: [hostile('topology'), hostile('path')] }),
+    ev('model.request', 'child', {
+      agent: hostile('agent'),
+      purpose: hostile('purpose'),
+      model: hostile('model'),
+    }),
+    ev('model.response', 'child', {
+      agent: hostile('agent'),
+      purpose: hostile('purpose'),
+      model: hostile('model'),
+      finishReason: hostile('finishReason'),
+      usage,
+    }),
+    ev('tool.call', 'child', { agent: 'a', tool: hostile('tool.name'), toolCallId: 'c1' }),
+    ev('tool.call', 'child', { agent: 'a', tool: 't', arguments: { expression: hostile('tool.arguments') } }),
+    ev('tool.result', 'child', { agent: 'a', toolCallId: hostile('tool.callId') }),
+    ev('tool.result', 'child', { agent: 'a', result: hostile('tool.result'), isError: true }),
+    ev('forest.route', 'child', {
+      decision: {
+        agent: hostile('route.agent'),
+        tree: hostile('route.tree'),
+        strategy: hostile('route.strategy'),
+        keywordMatches: [hostile('route.keyword')],
+        runnerUp: { agent: hostile('route.runnerUp') },
+        score: hostile('route.score'),
+        similarity: hostile('route.similarity'),
+      },
+    }),
+    ev('swarm.handoff', 'child', {
+      from: hostile('handoff.from'),
+      to: hostile('handoff.to'),
+      message: hostile('handoff.message'),
+    }),
+    ev('hierarchy.plan', 'child', {
+      orders: [{ id: hostile('order.id'), agentName: hostile('order.agent'), task: hostile('order.task') }],
+    }),
+    ev('hierarchy.order.end', 'child', {
+      id: hostile('order.id'),
+      agent: hostile('order.agent'),
+      status: hostile('order.status'),
+      error: hostile('order.error'),
+    }),
+    ev('groupchat.bid', 'child', {
+      round: hostile('bid.round'),
+      bids: [{ agent: hostile('bid.agent'), score: hostile('bid.score'), adjusted: hostile('bid.adjusted') }],
+    }),
+    ev('groupchat.message', 'child', { agent: hostile('bid.agent') }),
+    ev('tot.expand', 'child', {
+      nodeId: hostile('tot.root'),
+      depth: hostile('tot.depth'),
+      candidates: [{ id: hostile('tot.id'), content: hostile('tot.content') }],
+    }),
+    ev('tot.evaluate', 'child', {
+      nodeId: hostile('tot.id'),
+      score: hostile('tot.score'),
+      status: hostile('tot.status'),
+    }),
+    ev('tot.node', 'child', {
+      change: 'rejected',
+      parentId: hostile('tot.id'),
+      thought: hostile('tot.rejected'),
+      reason: hostile('tot.reason'),
+    }),
+    ev(hostile('event.type'), 'child', {
+      agent: hostile('event.agent'),
+      at: `2026-01-01T${hostile('event.at')}`,
+    }),
+    ev('run.error', 'child', { error: hostile('run.error') }),
+    ev('run.end', root, { llmCalls: hostile('run.llmCalls'), usage }),
+  ];
+  const result = {
+    output: hostile('output'),
+    usage,
+    llmCalls: hostile('llmCalls'),
+  } as unknown as TopologyResult;
+
+  // Where each field shows: as its own text, in an attribute, or inside an event's JSON.
+  const asText = [
+    'title',
+    'task',
+    'output',
+    'error',
+    'llmCalls',
+    'usage.inputTokens',
+    'usage.outputTokens',
+    'usage.totalTokens',
+    'topology',
+    'path',
+    'run.error',
+    'agent',
+    'purpose',
+    'model',
+    'finishReason',
+    'route.agent',
+    'route.tree',
+    'route.strategy',
+    'route.keyword',
+    'route.runnerUp',
+    'handoff.from',
+    'handoff.to',
+    'handoff.message',
+    'order.id',
+    'order.agent',
+    'order.task',
+    'order.status',
+    'order.error',
+    'bid.agent',
+    'tot.content',
+    'tot.rejected',
+    'event.type',
+    'event.agent',
+  ];
+  const asAttribute = ['runId', 'tot.root', 'tot.id', 'tot.status', 'route.agent', 'bid.agent'];
+  const inJson = ['tool.name', 'tool.arguments', 'tool.callId', 'tool.result', 'event.task', 'run.llmCalls'];
+
+  it.each([
+    ['a failed run', { error: hostile('error') }],
+    [
+      'an interrupted run',
+      { result: { ...result, interrupted: true, interruptionReason: hostile('interruption') } },
+    ],
+  ])('draws %s with hostile text in every field as text, and runs none of it', async (name, variant) => {
+    const report = htmlReport({ title: hostile('title'), task: hostile('task'), result, events, ...variant });
+    const { page, dialogs, pwned, markup, texts, attributes } = await openReport(
+      `hostile-${name.replace(/\W+/g, '-')}.html`,
+      report,
+    );
+    expect(pwned).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(markup).toBe(0);
+    const shown = (needle: string, where: string[]) => where.some((t) => t.includes(needle));
+    const fields =
+      name === 'a failed run' ? asText : [...asText.filter((f) => f !== 'error'), 'interruption'];
+    expect(fields.filter((field) => !shown(hostile(field), texts))).toEqual([]);
+    expect(asAttribute.filter((field) => !shown(hostile(field), attributes))).toEqual([]);
+    expect(inJson.filter((field) => !shown(asJson(field), texts))).toEqual([]);
+    expect(shown(hostile('event.at').slice(0, 12), texts)).toBe(true);
+    expect(await page.locator('[data-total-tokens]').textContent()).toBe(hostile('usage.totalTokens'));
+    expect(await page.locator('[data-run]').first().getAttribute('data-run')).toBe(root);
+    await page.close();
+  });
+
+  it('opens the report of a real run whose provider sends markup as its token counts, and nothing runs', async () => {
+    const { page } = await runAndOpen(
+      'sequential-workflow.yaml',
+      cooperativeModel(() => ({
+        text: 'the answer',
+        usage: {
+          inputTokens: hostile('wire.prompt_tokens'),
+          outputTokens: hostile('wire.completion_tokens'),
+          totalTokens: hostile('wire.total_tokens'),
+        } as unknown as Usage,
+      })),
+    );
+    const seen = await page.evaluate(
+      `({ pwned: window.__pwned, markup: document.querySelectorAll(${JSON.stringify(injected)}).length })`,
+    );
+    expect(seen).toEqual({ pwned: undefined, markup: 0 });
+    expect(await page.locator('[data-output]').textContent()).toBe('the answer');
     await page.close();
   });
 });

@@ -1,13 +1,20 @@
 import type { FinishReason } from '@swarm/core';
 
-/** The OpenTelemetry GenAI semantic-convention attribute names this package writes. */
+/**
+ * The OpenTelemetry GenAI semantic-convention attribute names this package writes (the current
+ * conventions: `gen_ai.provider.name`, not the deprecated `gen_ai.system`).
+ */
 export const GenAI = {
   operationName: 'gen_ai.operation.name',
-  system: 'gen_ai.system',
+  providerName: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
+  cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  reasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
   finishReasons: 'gen_ai.response.finish_reasons',
+  conversationId: 'gen_ai.conversation.id',
   agentName: 'gen_ai.agent.name',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',
@@ -33,14 +40,22 @@ export function genAiFinishReason(reason: unknown): string {
   return typeof reason === 'string' ? (finishReasons[reason as FinishReason] ?? reason) : 'other';
 }
 
+// Model-string prefixes whose provider the conventions spell another way.
+const providerNames: Record<string, string> = {
+  google: 'gcp.gemini',
+  mistral: 'mistral_ai',
+  xai: 'x_ai',
+};
+
 /**
- * The provider and the model of a swarm model id: `'openai:gpt-5.4'` is system `openai`, model
- * `gpt-5.4`; an id without a provider (a custom or scripted model) is system `_OTHER`.
+ * The provider and the model of a swarm model id: `'openai:gpt-5.4'` is provider `openai`, model
+ * `gpt-5.4`, with the conventions' names where they differ from the prefix (`google` is
+ * `gcp.gemini`); an id without a provider (a custom or scripted model) is provider `_OTHER`.
  */
-export function systemAndModel(id: unknown): { system: string; model: string } {
+export function providerAndModel(id: unknown): { provider: string; model: string } {
   const text = typeof id === 'string' ? id : 'unknown';
   const colon = text.indexOf(':');
-  return colon > 0
-    ? { system: text.slice(0, colon), model: text.slice(colon + 1) }
-    : { system: '_OTHER', model: text };
+  if (colon <= 0) return { provider: '_OTHER', model: text };
+  const prefix = text.slice(0, colon);
+  return { provider: providerNames[prefix] ?? prefix, model: text.slice(colon + 1) };
 }

@@ -1,2 +1,2 @@
-export { GenAI, genAiFinishReason, operations, systemAndModel } from './gen-ai.js';
+export { GenAI, genAiFinishReason, operations, providerAndModel } from './gen-ai.js';
 export { type OtelTracer, type OtelTracerOptions, otelTracer } from './otel-tracer.js';

@@ -1,6 +1,36 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_RESPONSE_ID,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_SYSTEM,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
+  GEN_AI_OPERATION_NAME_VALUE_CHAT,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+  GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+  GEN_AI_PROVIDER_NAME_VALUE_ANTHROPIC,
+  GEN_AI_PROVIDER_NAME_VALUE_DEEPSEEK,
+  GEN_AI_PROVIDER_NAME_VALUE_GCP_GEMINI,
+  GEN_AI_PROVIDER_NAME_VALUE_GROQ,
+  GEN_AI_PROVIDER_NAME_VALUE_MISTRAL_AI,
+  GEN_AI_PROVIDER_NAME_VALUE_OPENAI,
+  GEN_AI_PROVIDER_NAME_VALUE_X_AI,
+} from '@opentelemetry/semantic-conventions/incubating';
+import {
   AbortError,
   Agent,
   RunContext,
@@ -8,10 +38,12 @@ import {
   runTopology,
   type SwarmEvent,
   tool,
+  type Usage,
 } from '@swarm/core';
 import { fail, Gate, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { GenAI, operations, providerAndModel } from './gen-ai.js';
 import { otelTracer } from './otel-tracer.js';
 import { helpdesk, helpdeskModels, memoryTracer, spanTree } from './test-support.js';
 
@@ -58,28 +90,113 @@ describe('otelTracer: a nested run as spans', () => {
       },
     });
 
-    const chats = spans().filter((s) => attr(s, 'gen_ai.operation.name') === 'chat');
+    const chats = spans().filter(
+      (s) => attr(s, ATTR_GEN_AI_OPERATION_NAME) === GEN_AI_OPERATION_NAME_VALUE_CHAT,
+    );
     const requests = events.filter((e) => e.type === 'model.request');
     expect(chats).toHaveLength(requests.length);
     for (const request of requests) {
       const response = events.find((e) => e.type === 'model.response' && e.callId === request.callId)!;
       const span = chats.find((s) => attr(s, 'swarm.call.id') === request.callId)!;
-      const usage = response.usage as { inputTokens: number; outputTokens: number };
+      const usage = response.usage as Usage;
+      const model = String(request.model).replace('mock:', '');
       expect(span.attributes).toMatchObject({
-        'gen_ai.system': 'mock',
-        'gen_ai.request.model': String(request.model).replace('mock:', ''),
-        'gen_ai.agent.name': request.agent,
-        'gen_ai.usage.input_tokens': usage.inputTokens,
-        'gen_ai.usage.output_tokens': usage.outputTokens,
-        'gen_ai.response.finish_reasons': [response.finishReason === 'tool-calls' ? 'tool_calls' : 'stop'],
+        [ATTR_GEN_AI_PROVIDER_NAME]: 'mock',
+        [ATTR_GEN_AI_REQUEST_MODEL]: model,
+        [ATTR_GEN_AI_RESPONSE_MODEL]: model,
+        [ATTR_GEN_AI_AGENT_NAME]: request.agent,
+        [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: usage.inputTokens,
+        [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: usage.outputTokens,
+        [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: usage.cachedTokens,
+        [ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS]: usage.reasoningTokens,
+        [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [
+          response.finishReason === 'tool-calls' ? 'tool_calls' : 'stop',
+        ],
       });
+      // Core's model events carry no response id, so none is made up.
+      expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_RESPONSE_ID);
+      expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_SYSTEM);
     }
     // The run spans hold the run totals, nested runs included.
     const end = events.find((e) => e.type === 'run.end' && e.parentRunId === undefined)!;
     const root = spans().find((s) => s.name === 'run Swarm')!;
     expect(attr(root, 'swarm.llm_calls')).toBe(end.llmCalls);
     expect(attr(root, 'swarm.llm_calls')).toBe(4);
-    expect(attr(root, 'gen_ai.usage.input_tokens')).toBe(30 + 20 + 30 + 50);
+    expect(attr(root, ATTR_GEN_AI_USAGE_INPUT_TOKENS)).toBe(30 + 20 + 30 + 50);
+    expect(attr(root, ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS)).toBe(24 + 0 + 24 + 40);
+    expect(attr(root, ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS)).toBe(0 + 9 + 0 + 0);
+  });
+
+  it('gives every span of a session, nested runs included, the session as gen_ai.conversation.id', async () => {
+    const { tracer, spans } = memoryTracer();
+    const team = helpdesk(helpdeskModels());
+    await team.run('I need my tax filing explained and a refund.', {
+      sessionId: 'session-42',
+      ...otelTracer({ tracer }),
+    });
+    expect(spans().length).toBe(11);
+    expect(spans().map((s) => [s.name, attr(s, ATTR_GEN_AI_CONVERSATION_ID)])).toEqual(
+      spans().map((s) => [s.name, 'session-42']),
+    );
+
+    const alone = memoryTracer();
+    await helpdesk(helpdeskModels()).run('Refund, please.', otelTracer({ tracer: alone.tracer }));
+    expect(alone.spans().filter((s) => attr(s, ATTR_GEN_AI_CONVERSATION_ID) !== undefined)).toEqual([]);
+  });
+});
+
+describe('otelTracer: the GenAI semantic conventions', () => {
+  it('writes the attribute names of the current conventions, never the deprecated gen_ai.system', () => {
+    expect(GenAI).toEqual({
+      operationName: ATTR_GEN_AI_OPERATION_NAME,
+      providerName: ATTR_GEN_AI_PROVIDER_NAME,
+      requestModel: ATTR_GEN_AI_REQUEST_MODEL,
+      responseModel: ATTR_GEN_AI_RESPONSE_MODEL,
+      inputTokens: ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+      outputTokens: ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+      cacheReadInputTokens: ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+      reasoningOutputTokens: ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
+      finishReasons: ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+      conversationId: ATTR_GEN_AI_CONVERSATION_ID,
+      agentName: ATTR_GEN_AI_AGENT_NAME,
+      toolName: ATTR_GEN_AI_TOOL_NAME,
+      toolCallId: ATTR_GEN_AI_TOOL_CALL_ID,
+      toolCallArguments: ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+      toolCallResult: ATTR_GEN_AI_TOOL_CALL_RESULT,
+      errorType: ATTR_ERROR_TYPE,
+    });
+    expect(Object.values(GenAI)).not.toContain(ATTR_GEN_AI_SYSTEM);
+    expect(operations).toEqual({
+      model: GEN_AI_OPERATION_NAME_VALUE_CHAT,
+      agent: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      tool: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+    });
+  });
+
+  it("names each model string's provider as the conventions do", () => {
+    const provider = (id: string) => providerAndModel(id).provider;
+    expect(
+      [
+        'openai:gpt-5.4',
+        'anthropic:claude-opus-4-7',
+        'google:gemini-3',
+        'mistral:large',
+        'xai:grok-5',
+        'groq:llama',
+        'deepseek:r2',
+      ].map(provider),
+    ).toEqual([
+      GEN_AI_PROVIDER_NAME_VALUE_OPENAI,
+      GEN_AI_PROVIDER_NAME_VALUE_ANTHROPIC,
+      GEN_AI_PROVIDER_NAME_VALUE_GCP_GEMINI,
+      GEN_AI_PROVIDER_NAME_VALUE_MISTRAL_AI,
+      GEN_AI_PROVIDER_NAME_VALUE_X_AI,
+      GEN_AI_PROVIDER_NAME_VALUE_GROQ,
+      GEN_AI_PROVIDER_NAME_VALUE_DEEPSEEK,
+    ]);
+    // Providers the conventions do not list keep their own name; a model without one is _OTHER.
+    expect(providerAndModel('ollama:llama3.2')).toEqual({ provider: 'ollama', model: 'llama3.2' });
+    expect(providerAndModel('scripted')).toEqual({ provider: '_OTHER', model: 'scripted' });
   });
 });
 
@@ -114,7 +231,7 @@ describe('otelTracer: errors, contents, concurrency', () => {
     expect(spanTree(spans())).toEqual(['run Swarm', '  invoke_agent triage', '    chat scripted']);
     for (const span of spans()) {
       expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'upstream 503' });
-      expect(span.attributes).toMatchObject({ 'error.type': 'MODEL', 'swarm.error.code': 'MODEL' });
+      expect(span.attributes).toMatchObject({ [ATTR_ERROR_TYPE]: 'MODEL', 'swarm.error.code': 'MODEL' });
       expect(span.events[0]).toMatchObject({
         name: 'exception',
         attributes: { 'exception.type': 'MODEL', 'exception.message': 'upstream 503' },
@@ -156,7 +273,7 @@ describe('otelTracer: errors, contents, concurrency', () => {
     const toolSpan = spans().find((s) => s.name === 'execute_tool wait')!;
     expect(toolSpan.attributes['swarm.unfinished']).toBe(true);
     expect(toolSpan.status.code).toBe(SpanStatusCode.ERROR);
-    expect(spans().find((s) => s.name === 'run Solo')!.attributes['error.type']).toBe('ABORTED');
+    expect(spans().find((s) => s.name === 'run Solo')!.attributes[ATTR_ERROR_TYPE]).toBe('ABORTED');
   });
 
   it('leaves contents out by default and records them when asked', async () => {
@@ -176,11 +293,11 @@ describe('otelTracer: errors, contents, concurrency', () => {
     );
     expect(loud).toContainEqual(
       expect.objectContaining({
-        'gen_ai.tool.name': 'ask_experts',
-        'gen_ai.tool.call.arguments': JSON.stringify({
+        [ATTR_GEN_AI_TOOL_NAME]: 'ask_experts',
+        [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: JSON.stringify({
           task: 'How do I file the tax return of my corporation?',
         }),
-        'gen_ai.tool.call.result': 'File Form 1120 by the 15th day of the 4th month.',
+        [ATTR_GEN_AI_TOOL_CALL_RESULT]: 'File Form 1120 by the 15th day of the 4th month.',
       }),
     );
   });
@@ -213,7 +330,10 @@ describe('otelTracer: errors, contents, concurrency', () => {
 
     const chats = spans().filter((s) => s.name.startsWith('chat'));
     expect(
-      chats.map((s) => [s.attributes['swarm.request.messages'], s.attributes['gen_ai.usage.input_tokens']]),
+      chats.map((s) => [
+        s.attributes['swarm.request.messages'],
+        s.attributes[ATTR_GEN_AI_USAGE_INPUT_TOKENS],
+      ]),
     ).toEqual([
       [2, 200],
       [1, 100],

@@ -9,7 +9,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { SwarmEvent } from '@swarm/core';
-import { GenAI, genAiFinishReason, operations, systemAndModel } from './gen-ai.js';
+import { GenAI, genAiFinishReason, operations, providerAndModel } from './gen-ai.js';
 
 /** Options of `otelTracer`. */
 export interface OtelTracerOptions {
@@ -50,6 +50,8 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
   const runs = new Map<string, OpenSpan>();
   // What each nested run hangs under: its parent run, and the tool call that started it.
   const parents = new Map<string, { runId: string; toolCallId: string | undefined }>();
+  // The session (a handoff Team's `sessionId`) each run belongs to: its spans' conversation id.
+  const sessions = new Map<string, string>();
   const agents = new Map<string, OpenSpan[]>();
   const models = new Map<string, OpenSpan[]>();
   const tools = new Map<string, OpenSpan>();
@@ -90,11 +92,22 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
   };
   const agentOf = (event: SwarmEvent): OpenSpan | undefined =>
     event.agent === undefined ? undefined : agents.get(key(event.runId, event.agent))?.at(-1);
+  // A nested run (a forest asked as a tool) belongs to the conversation of the run that started it.
+  const conversationOf = (runId: string): string | undefined => {
+    for (let run: string | undefined = runId; run !== undefined; run = parents.get(run)?.runId) {
+      const session = sessions.get(run);
+      if (session !== undefined) return session;
+    }
+    return undefined;
+  };
 
   const handlers: Record<string, (event: SwarmEvent) => void> = {
     'run.start'(event) {
       const topology = event.topology ?? (Array.isArray(event.path) ? String(event.path.at(-1)) : 'run');
+      const session = text(event.sessionId);
+      if (session !== undefined) sessions.set(event.runId, session);
       const opened = start(`run ${topology}`, event, nestedParent(event.runId), {
+        [GenAI.conversationId]: conversationOf(event.runId),
         'swarm.run.id': event.runId,
         'swarm.topology': topology,
         'swarm.run.name': text(event.name),
@@ -108,12 +121,10 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
     'run.end'(event) {
       const run = runs.get(event.runId);
       if (!run) return;
-      const usage = event.usage as { inputTokens?: number; outputTokens?: number } | undefined;
       run.span.setAttributes(
         defined({
           'swarm.llm_calls': number(event.llmCalls),
-          [GenAI.inputTokens]: number(usage?.inputTokens),
-          [GenAI.outputTokens]: number(usage?.outputTokens),
+          ...usageAttributes(event.usage),
           'swarm.interrupted': event.interrupted === true ? true : undefined,
           'swarm.interruption_reason': text(event.interruptionReason),
           ...(recordContent && { 'swarm.output': text(event.output) }),
@@ -132,6 +143,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
       const opened = start(`${operations.agent} ${agent}`, event, contextOf(event.runId), {
         [GenAI.operationName]: operations.agent,
         [GenAI.agentName]: agent,
+        [GenAI.conversationId]: conversationOf(event.runId),
         'swarm.run.id': event.runId,
       });
       push(agents, key(event.runId, agent), opened);
@@ -154,7 +166,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
       end(opened, event);
     },
     'model.request'(event) {
-      const { system, model } = systemAndModel(event.model);
+      const { provider, model } = providerAndModel(event.model);
       const parent = agentOf(event)?.ctx ?? contextOf(event.runId);
       const opened = start(
         `${operations.model} ${model}`,
@@ -162,9 +174,10 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
         parent,
         {
           [GenAI.operationName]: operations.model,
-          [GenAI.system]: system,
+          [GenAI.providerName]: provider,
           [GenAI.requestModel]: model,
           [GenAI.agentName]: text(event.agent),
+          [GenAI.conversationId]: conversationOf(event.runId),
           'swarm.purpose': text(event.purpose),
           'swarm.call.id': text(event.callId),
           'swarm.request.messages': number(event.messages),
@@ -176,11 +189,13 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
     'model.response'(event) {
       const opened = models.get(callKey(event))?.[0];
       if (!opened) return;
-      const usage = event.usage as { inputTokens?: number; outputTokens?: number } | undefined;
       opened.span.setAttributes(
         defined({
-          [GenAI.inputTokens]: number(usage?.inputTokens),
-          [GenAI.outputTokens]: number(usage?.outputTokens),
+          // Core's event names the model the call was made with (no provider snapshot name, no
+          // response id): that is the response model as far as the run knows.
+          [GenAI.responseModel]:
+            typeof event.model === 'string' ? providerAndModel(event.model).model : undefined,
+          ...usageAttributes(event.usage),
           [GenAI.finishReasons]: [genAiFinishReason(event.finishReason)],
           'swarm.response.tool_calls': Array.isArray(event.toolCalls)
             ? event.toolCalls.map(String)
@@ -230,6 +245,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
       [GenAI.toolName]: tool,
       [GenAI.toolCallId]: text(event.toolCallId),
       [GenAI.agentName]: text(event.agent),
+      [GenAI.conversationId]: conversationOf(event.runId),
       ...(recordContent && { [GenAI.toolCallArguments]: json(event.arguments) }),
     });
   }
@@ -244,6 +260,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
       end(opened, event);
     }
     end(runs.get(runId)!, event);
+    for (const run of sessions.keys()) if (within(run, runId)) sessions.delete(run);
     for (const [child, parent] of parents) if (within(parent.runId, runId)) parents.delete(child);
   }
 
@@ -290,6 +307,17 @@ function failed(span: Span, event: SwarmEvent): void {
   span.setAttributes(defined({ [GenAI.errorType]: code ?? '_OTHER', 'swarm.error.code': code }));
   span.recordException({ name: code ?? 'Error', message }, timeOf(event));
   span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+// A usage object's token counts under the conventions' names; a count that is not a number is left out.
+function usageAttributes(usage: unknown): Record<string, number | undefined> {
+  const u = (usage ?? {}) as Record<string, unknown>;
+  return {
+    [GenAI.inputTokens]: number(u.inputTokens),
+    [GenAI.outputTokens]: number(u.outputTokens),
+    [GenAI.cacheReadInputTokens]: number(u.cachedTokens),
+    [GenAI.reasoningOutputTokens]: number(u.reasoningTokens),
+  };
 }
 
 function key(runId: string, id: string): string {

@@ -73,16 +73,16 @@ export function helpdeskModels() {
           { id: 'call_handoff' },
         ),
       ],
-      { id: 'mock:triage-model', usage: { inputTokens: 30, outputTokens: 6 } },
+      { id: 'mock:triage-model', usage: { inputTokens: 30, outputTokens: 6, cachedTokens: 24 } },
     ),
     tax: new ScriptedModel([reply('File Form 1120 by the 15th day of the 4th month.')], {
       id: 'mock:tax-model',
-      usage: { inputTokens: 20, outputTokens: 12 },
+      usage: { inputTokens: 20, outputTokens: 12, reasoningTokens: 9 },
     }),
     chef: new ScriptedModel([], { id: 'mock:chef-model' }),
     billing: new ScriptedModel([reply('Refunded, and the experts say: file Form 1120.')], {
       id: 'mock:billing-model',
-      usage: { inputTokens: 50, outputTokens: 11 },
+      usage: { inputTokens: 50, outputTokens: 11, cachedTokens: 40 },
     }),
   };
 }

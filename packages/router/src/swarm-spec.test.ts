@@ -81,6 +81,29 @@ describe('loadSwarmSpec', () => {
     ]);
   });
 
+  it('reports a wrong type with the duplicate names, unknown tools, bad model and bad config around it', () => {
+    const found = issues(
+      {
+        agents: [
+          { name: 'a', maxTurns: 'many' },
+          { name: 'a', tools: ['clock', 'web'] },
+          { name: 'b', model: 'nope:thing' },
+        ],
+        topology: 'SequentialWorkflow',
+        config: { prefix: 3 },
+      },
+      { tools: { clock } },
+    );
+    expect(found.map((i) => i.path)).toEqual([
+      'agents[0].maxTurns',
+      'agents[1].name',
+      'agents[1].tools[1]',
+      'agents[2].model',
+      'config.prefix',
+    ]);
+    expect(found[3]?.message).toMatch(/nope:thing/);
+  });
+
   it("checks the config with the descriptor's schema, and reports its constructor's errors at config", () => {
     expect(
       issues({ agents: [{ name: 'a' }], topology: 'SequentialWorkflow', config: { prefix: 3 } }),

@@ -1,6 +1,8 @@
 import {
   Agent,
+  type Model,
   type ModelLike,
+  resolveModel,
   SwarmError,
   type Tool,
   type Topology,
@@ -62,43 +64,49 @@ export interface LoadedSwarm {
 /**
  * Validates a spec (an object parsed from YAML or JSON) and builds its topology through the
  * descriptors. Every problem is reported at its path in the spec (`agents[1].model`,
- * `config.flow`) in one `SwarmSpecError`.
+ * `config.flow`) in one `SwarmSpecError`: a wrong type does not hide the unknown tools, duplicate
+ * names or bad config around it, so one try shows them all.
  */
 export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): LoadedSwarm {
   const byType = registry(options.topologies, 'loadSwarmSpec');
   const parsed = swarmSpecSchema.safeParse(spec);
-  if (!parsed.success) throw new SwarmSpecError(issuesOf(parsed.error));
-  const valid = parsed.data;
-  const issues: SpecIssue[] = [];
+  const issues: SpecIssue[] = parsed.success ? [] : issuesOf(parsed.error);
+  // What the schema could not check is checked on whatever of the spec has the right shape.
+  const raw = record(spec) ?? {};
 
-  const descriptor = byType.get(valid.topology);
-  if (!descriptor) {
+  const type = typeof raw.topology === 'string' && raw.topology !== '' ? raw.topology : undefined;
+  const descriptor = type === undefined ? undefined : byType.get(type);
+  const agentSpecs = Array.isArray(raw.agents) ? raw.agents.map((agent) => record(agent) ?? {}) : [];
+  if (type !== undefined && !descriptor) {
     issues.push({
       path: 'topology',
-      message: `unknown topology ${JSON.stringify(valid.topology)}; registered: ${[...byType.keys()].join(', ')}`,
+      message: `unknown topology ${JSON.stringify(type)}; registered: ${[...byType.keys()].join(', ')}`,
     });
-  } else {
-    const count = agentCountProblem(descriptor, valid.agents.length);
+  } else if (descriptor && agentSpecs.length > 0) {
+    const count = agentCountProblem(descriptor, agentSpecs.length);
     if (count) issues.push({ path: 'agents', message: count });
   }
 
   const seen = new Map<string, number>();
-  valid.agents.forEach((agent, i) => {
-    if (seen.has(agent.name)) {
+  const agents: Agent[] = [];
+  agentSpecs.forEach((agent, i) => {
+    const name = typeof agent.name === 'string' ? agent.name.trim() : '';
+    if (name && seen.has(name)) {
       issues.push({
         path: `agents[${i}].name`,
-        message: `"${agent.name}" is also the name of agents[${seen.get(agent.name)}]`,
+        message: `"${name}" is also the name of agents[${seen.get(name)}]`,
       });
     }
-    seen.set(agent.name, i);
-    if (!agent.model && options.defaultModel === undefined) {
+    if (name && !seen.has(name)) seen.set(name, i);
+    if (agent.model === undefined && options.defaultModel === undefined) {
       issues.push({
         path: `agents[${i}].model`,
         message: 'no model: name one here or configure a default model',
       });
     }
-    agent.tools?.forEach((name, j) => {
-      if (!options.tools?.[name]) {
+    const tools = Array.isArray(agent.tools) ? agent.tools : [];
+    tools.forEach((name: unknown, j) => {
+      if (typeof name === 'string' && !options.tools?.[name]) {
         const known = Object.keys(options.tools ?? {});
         issues.push({
           path: `agents[${i}].tools[${j}]`,
@@ -106,47 +114,71 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
         });
       }
     });
+    // An agent whose own spec is valid is built now, so its constructor's complaints (a model
+    // string no provider takes, a tool named twice) are in the same list as everything else.
+    const valid = agentSpecSchema.safeParse(agent);
+    if (!valid.success) return;
+    const modelLike = valid.data.model ?? options.defaultModel;
+    if (modelLike === undefined || valid.data.tools?.some((t) => !options.tools?.[t])) return;
+    const model = attempt(`agents[${i}].model`, () => resolveModel(modelLike));
+    if ('issue' in model) {
+      issues.push(model.issue);
+      return;
+    }
+    const built = attempt(`agents[${i}]`, () => buildAgent(valid.data, model.value, options.tools ?? {}));
+    if ('issue' in built) issues.push(built.issue);
+    else agents.push(built.value);
   });
 
-  let config: unknown = valid.config ?? {};
-  if (descriptor?.configSchema) {
+  let config: unknown = raw.config ?? {};
+  if (descriptor?.configSchema && record(config)) {
     const checked = descriptor.configSchema.safeParse(config);
     if (checked.success) config = checked.data;
     else issues.push(...issuesOf(checked.error, ['config']));
   }
-  if (issues.length > 0 || !descriptor) throw new SwarmSpecError(issues);
+  if (issues.length > 0 || !parsed.success || !descriptor) throw new SwarmSpecError(issues);
+  const valid = parsed.data;
 
-  const agents = valid.agents.map((agent, i) =>
-    attempt(
-      () => `agents[${i}]`,
-      () => {
-        const model = agent.model ?? options.defaultModel!;
-        return new Agent({
-          name: agent.name,
-          model,
-          ...(agent.description !== undefined && { description: agent.description }),
-          ...(agent.instructions !== undefined && { instructions: agent.instructions }),
-          ...(agent.maxTurns !== undefined && { maxTurns: agent.maxTurns }),
-          ...(agent.temperature !== undefined && { temperature: agent.temperature }),
-          ...(agent.tools && { tools: agent.tools.map((name) => options.tools![name]!) }),
-        });
-      },
-    ),
-  );
   const topology = attempt(
     (message) => configPath(message, valid.config ?? {}),
     () => descriptor.create([...agents], config),
   );
-  return { spec: valid, agents, descriptor, topology };
+  if ('issue' in topology) throw new SwarmSpecError([topology.issue]);
+  return { spec: valid, agents, descriptor, topology: topology.value };
 }
 
-// A constructor's ConfigError, reported at the place in the spec it came from.
-function attempt<T>(path: (message: string) => string, build: () => T): T {
+function buildAgent(spec: AgentSpec, model: Model, tools: Readonly<Record<string, Tool>>): Agent {
+  return new Agent({
+    name: spec.name,
+    model,
+    ...(spec.description !== undefined && { description: spec.description }),
+    ...(spec.instructions !== undefined && { instructions: spec.instructions }),
+    ...(spec.maxTurns !== undefined && { maxTurns: spec.maxTurns }),
+    ...(spec.temperature !== undefined && { temperature: spec.temperature }),
+    ...(spec.tools && { tools: spec.tools.map((name) => tools[name]!) }),
+  });
+}
+
+// The object a spec value is, or undefined when it is not a plain object.
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+// Builds a part of the spec; a constructor's ConfigError becomes an issue at the place in the spec
+// it came from (`path` may read the message to find it). Any other error is thrown.
+function attempt<T>(
+  path: string | ((message: string) => string),
+  build: () => T,
+): { value: T } | { issue: SpecIssue } {
   try {
-    return build();
+    return { value: build() };
   } catch (error) {
     if (SwarmError.isInstance(error) && error.code === 'CONFIG') {
-      throw new SwarmSpecError([{ path: path(error.message), message: error.message }]);
+      return {
+        issue: { path: typeof path === 'string' ? path : path(error.message), message: error.message },
+      };
     }
     throw error;
   }

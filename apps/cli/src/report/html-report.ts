@@ -1,5 +1,6 @@
 import type { SwarmEvent, TopologyResult } from '@swarm/core';
 import { toJson } from '../json-output.js';
+import { type Html, html } from './html.js';
 import { type RunView, type ThoughtView, type TraceView, traceView } from './trace-view.js';
 
 /** What a report is made of: the run's result and its whole trace. */
@@ -11,49 +12,170 @@ export interface ReportInput {
   events: readonly SwarmEvent[];
 }
 
-const esc = (text: unknown): string =>
-  String(text ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 /** Most rows a long table (model calls, events) draws; the rest are counted, and the trace file has them all. */
 export const maxTableRows = 2000;
 const more = (total: number, what: string) =>
   total > maxTableRows
-    ? `<p class="muted" data-more>Showing the first ${maxTableRows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}; the trace file (--trace) has them all.</p>`
-    : '';
+    ? html`<p class="muted" data-more>Showing the first ${maxTableRows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}; the trace file (--trace) has them all.</p>`
+    : undefined;
 const fixed = (n: number | undefined, digits = 3) =>
   n === undefined ? '' : Number(n.toFixed(digits)).toString();
 
 /**
  * A self-contained HTML page (inline CSS, no script, no network) that draws a run from its trace:
  * the nested runs, the forest's routes, the handoff path, the director's orders, the bids, the
- * tree of thoughts with scores and pruned branches, every model call, usage and totals.
+ * tree of thoughts with scores and pruned branches, every model call, usage and totals. Every
+ * value of the trace is written as text (through `html`), whatever type it arrives with.
  */
 export function htmlReport(input: ReportInput): string {
   const view = traceView(input.events);
   const started = input.events[0]?.at;
   const ended = input.events.at(-1)?.at;
-  const seconds = started && ended ? (Date.parse(ended) - Date.parse(started)) / 1000 : 0;
+  const elapsed = (Date.parse(String(ended)) - Date.parse(String(started))) / 1000;
+  const seconds = Number.isFinite(elapsed) ? elapsed : 0;
   const usage = input.result?.usage;
   const sections = [
     summary(input, seconds),
     runsSection(view),
-    view.routes.length ? routesSection(view) : '',
-    view.handoffs.length ? handoffSection(view) : '',
-    view.orders.length ? ordersSection(view) : '',
-    view.bids.length ? bidsSection(view) : '',
-    view.thoughts.length ? thoughtsSection(view) : '',
+    view.routes.length ? routesSection(view) : undefined,
+    view.handoffs.length ? handoffSection(view) : undefined,
+    view.orders.length ? ordersSection(view) : undefined,
+    view.bids.length ? bidsSection(view) : undefined,
+    view.thoughts.length ? thoughtsSection(view) : undefined,
     callsSection(view, usage?.totalTokens),
     eventsSection(input.events, view),
-  ];
-  return `<!doctype html>
+  ].filter((section) => section !== undefined);
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(input.title)}</title>
-<style>
+<title>${input.title}</title>
+${pageStyle}
+</head>
+<body>
+${sections.map((section) => html`${section}\n`)}</body>
+</html>
+`.markup;
+}
+
+function summary(input: ReportInput, seconds: number): Html {
+  const r = input.result;
+  const status = input.error
+    ? html`<p class="failed" data-status="failed">Failed: ${input.error}</p>`
+    : r?.interrupted
+      ? html`<p data-status="interrupted"><span class="tag">interrupted</span> <span data-interruption>${r.interruptionReason}</span></p>`
+      : html`<p data-status="done" class="muted">Completed</p>`;
+  return html`<section id="summary">
+<h1>${input.title}</h1>
+<p class="muted">Task</p><p data-task>${input.task}</p>
+${r ? html`<p class="muted">Answer</p><div class="answer" data-output>${r.output}</div>` : undefined}
+${status}
+<div class="stats">
+<div><b data-llm-calls>${r?.llmCalls ?? 0}</b><span class="muted">model calls</span></div>
+<div><b data-total-tokens>${r?.usage.totalTokens ?? 0}</b><span class="muted">tokens (<span data-input-tokens>${r?.usage.inputTokens ?? 0}</span> in, <span data-output-tokens>${r?.usage.outputTokens ?? 0}</span> out)</span></div>
+<div><b>${seconds.toFixed(2)} s</b><span class="muted">elapsed</span></div>
+<div><b>${input.events.length}</b><span class="muted">events</span></div>
+</div>
+</section>`;
+}
+
+function runsSection(view: TraceView): Html {
+  const known = new Set(view.runs.map((r) => r.runId));
+  const byParent = new Map<string | undefined, RunView[]>();
+  for (const r of view.runs) {
+    const key = r.parentRunId !== undefined && known.has(r.parentRunId) ? r.parentRunId : undefined;
+    const siblings = byParent.get(key);
+    if (siblings) siblings.push(r);
+    else byParent.set(key, [r]);
+  }
+  const children = (parent: string | undefined): Html | undefined => {
+    const runs = byParent.get(parent) ?? [];
+    if (runs.length === 0) return undefined;
+    return html`<ul class="tree">${runs.map(
+      (r) =>
+        html`<li><span class="node" data-run="${r.runId}" data-run-label="${r.label}">${r.label} <span class="muted">${r.calls} call(s), ${r.tokens} tokens</span> <span class="tag ${r.status === 'failed' ? 'failed' : ''}">${r.status}${r.error ? html`: ${r.error}` : undefined}</span></span>${children(r.runId)}</li>`,
+    )}</ul>`;
+  };
+  return html`<section id="runs"><h2>Runs</h2>${children(undefined)}</section>`;
+}
+
+function routesSection(view: TraceView): Html {
+  const rows = view.routes.map(
+    (r) =>
+      html`<tr data-route-agent="${r.agent}"><td>${r.tree}</td><td><b>${r.agent}</b></td><td>${r.strategy}</td><td>${fixed(r.score)}</td><td>${fixed(r.similarity)}</td><td>${r.keywords.join(', ')}</td><td>${r.runnerUp}</td></tr>`,
+  );
+  return html`<section id="routes"><h2>Forest routing</h2><table><tr><th>tree</th><th>agent</th><th>rule</th><th>score</th><th>similarity</th><th>keywords</th><th>runner-up</th></tr>${rows}</table></section>`;
+}
+
+function handoffSection(view: TraceView): Html {
+  const path = [view.handoffs[0]!.from, ...view.handoffs.map((h) => h.to)];
+  const messages = view.handoffs.map(
+    (h) => html`<tr data-handoff><td>${h.from}</td><td>${h.to}</td><td>${h.message}</td></tr>`,
+  );
+  return html`<section id="handoffs"><h2>Handoff path</h2><ol class="path">${path.map(
+    (a) => html`<li data-handoff-agent="${a}">${a}</li>`,
+  )}</ol><table><tr><th>from</th><th>to</th><th>message</th></tr>${messages}</table></section>`;
+}
+
+function ordersSection(view: TraceView): Html {
+  const rows = view.orders.map(
+    (o) =>
+      html`<tr data-order="${o.id}"><td>${o.id}</td><td>${o.agent}</td><td>${o.task}</td><td class="${o.status === 'failed' ? 'failed' : ''}">${o.status}</td><td>${o.detail.slice(0, 400)}</td></tr>`,
+  );
+  return html`<section id="orders"><h2>Orders</h2><table><tr><th>id</th><th>agent</th><th>task</th><th>status</th><th>output or error</th></tr>${rows}</table></section>`;
+}
+
+function bidsSection(view: TraceView): Html {
+  const rows = view.bids.map(
+    (b) =>
+      html`<tr data-bid="${b.agent}"><td>${b.round}</td><td>${b.speaker ? html`<b>${b.agent}</b>` : b.agent}</td><td>${fixed(b.score)}</td><td>${fixed(b.adjusted)}</td><td>${b.speaker ? 'speaks' : ''}</td></tr>`,
+  );
+  return html`<section id="bids"><h2>Bids</h2><table><tr><th>round</th><th>agent</th><th>bid</th><th>adjusted</th><th></th></tr>${rows}</table></section>`;
+}
+
+function thoughtsSection(view: TraceView): Html {
+  const byParent = new Map<string | undefined, ThoughtView[]>();
+  const ids = new Set(view.thoughts.map((t) => t.id));
+  for (const t of view.thoughts) {
+    const key = t.parent !== undefined && ids.has(t.parent) ? t.parent : undefined;
+    const siblings = byParent.get(key);
+    if (siblings) siblings.push(t);
+    else byParent.set(key, [t]);
+  }
+  const draw = (parent: string | undefined): Html | undefined => {
+    const nodes = byParent.get(parent) ?? [];
+    if (nodes.length === 0) return undefined;
+    return html`<ul class="tree">${nodes.map(
+      (t) =>
+        html`<li><span class="node" data-tot-node="${t.id}" data-status="${t.status}"${t.synthesized ? html` data-synthesized="true"` : undefined} title="${t.reason ? `rejected: ${t.reason}` : t.status}">${t.synthesized ? '★ ' : ''}${t.content}${t.score === undefined ? undefined : html`<span class="score" data-score>${fixed(t.score, 2)}</span>`}</span>${draw(t.id)}</li>`,
+    )}</ul>`;
+  };
+  const pruned = view.thoughts.filter((t) => t.status === 'pruned').length;
+  return html`<section id="thoughts"><h2>Tree of thoughts</h2><p class="muted">${view.thoughts.length} node(s), ${pruned} pruned</p>${draw(undefined)}</section>`;
+}
+
+function callsSection(view: TraceView, total: unknown): Html {
+  const rows = view.calls
+    .slice(0, maxTableRows)
+    .map(
+      (c, i) =>
+        html`<tr data-call><td>${i + 1}</td><td>${c.agent}</td><td>${c.purpose}</td><td>${c.model}</td><td>${c.finishReason}</td><td>${c.tokens}</td></tr>`,
+    );
+  return html`<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), <span data-calls-tokens>${total ?? 0}</span> tokens in all</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th></tr>${rows}</table>${more(view.calls.length, 'calls')}</section>`;
+}
+
+function eventsSection(events: readonly SwarmEvent[], view: TraceView): Html {
+  const counts = view.counts.map(([type, n]) => html`<span class="tag">${type} ${n}</span> `);
+  const rows = events.slice(0, maxTableRows).map((e) => {
+    const { type, runId: _r, at, topology: _t, agent, parentRunId: _p, path: _path, ...rest } = e;
+    return html`<tr><td>${String(at).slice(11, 23)}</td><td>${type}</td><td>${agent}</td><td>${toJson(rest, 0).slice(0, 300)}</td></tr>`;
+  });
+  return html`<section id="events"><details><summary>All ${events.length} events</summary><p>${counts}</p><table><tr><th>time</th><th>type</th><th>agent</th><th>data</th></tr>${rows}</table>${more(events.length, 'events')}</details></section>`;
+}
+
+// The page's own CSS: markup of this file, never from a trace.
+const pageStyle = html`<style>
 :root { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f6f7fb; }
 body { max-width: 1080px; margin: 0 auto; padding: 24px; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 0 0 10px; }
@@ -75,142 +197,4 @@ ol.path { display: flex; gap: 6px; flex-wrap: wrap; list-style: none; padding: 0
 ol.path li { background: #eef2fb; border-radius: 14px; padding: 4px 10px; } ol.path li + li::before { content: "→ "; color: #6b7386; }
 .failed { color: #b42318; } .tag { font-size: 11px; padding: 1px 6px; border-radius: 8px; background: #eef0f5; }
 details summary { cursor: pointer; font-weight: 600; }
-</style>
-</head>
-<body>
-${sections.filter(Boolean).join('\n')}
-</body>
-</html>
-`;
-}
-
-function summary(input: ReportInput, seconds: number): string {
-  const r = input.result;
-  const status = input.error
-    ? `<p class="failed" data-status="failed">Failed: ${esc(input.error)}</p>`
-    : r?.interrupted
-      ? `<p data-status="interrupted"><span class="tag">interrupted</span> ${esc(r.interruptionReason)}</p>`
-      : '<p data-status="done" class="muted">Completed</p>';
-  return `<section id="summary">
-<h1>${esc(input.title)}</h1>
-<p class="muted">Task</p><p data-task>${esc(input.task)}</p>
-${r ? `<p class="muted">Answer</p><div class="answer" data-output>${esc(r.output)}</div>` : ''}
-${status}
-<div class="stats">
-<div><b data-llm-calls>${r?.llmCalls ?? 0}</b><span class="muted">model calls</span></div>
-<div><b data-total-tokens>${r?.usage.totalTokens ?? 0}</b><span class="muted">tokens (${r?.usage.inputTokens ?? 0} in, ${r?.usage.outputTokens ?? 0} out)</span></div>
-<div><b>${seconds.toFixed(2)} s</b><span class="muted">elapsed</span></div>
-<div><b>${input.events.length}</b><span class="muted">events</span></div>
-</div>
-</section>`;
-}
-
-function runsSection(view: TraceView): string {
-  const known = new Set(view.runs.map((r) => r.runId));
-  const byParent = new Map<string | undefined, RunView[]>();
-  for (const r of view.runs) {
-    const key = r.parentRunId !== undefined && known.has(r.parentRunId) ? r.parentRunId : undefined;
-    const siblings = byParent.get(key);
-    if (siblings) siblings.push(r);
-    else byParent.set(key, [r]);
-  }
-  const children = (parent: string | undefined): string => {
-    const runs = byParent.get(parent) ?? [];
-    if (runs.length === 0) return '';
-    return `<ul class="tree">${runs
-      .map(
-        (r) =>
-          `<li><span class="node" data-run="${esc(r.runId)}" data-run-label="${esc(r.label)}">${esc(r.label)} <span class="muted">${r.calls} call(s), ${r.tokens} tokens</span> <span class="tag ${r.status === 'failed' ? 'failed' : ''}">${esc(r.status)}${r.error ? `: ${esc(r.error)}` : ''}</span></span>${children(r.runId)}</li>`,
-      )
-      .join('')}</ul>`;
-  };
-  return `<section id="runs"><h2>Runs</h2>${children(undefined)}</section>`;
-}
-
-function routesSection(view: TraceView): string {
-  const rows = view.routes
-    .map(
-      (r) =>
-        `<tr data-route-agent="${esc(r.agent)}"><td>${esc(r.tree ?? '')}</td><td><b>${esc(r.agent)}</b></td><td>${esc(r.strategy ?? '')}</td><td>${fixed(r.score)}</td><td>${fixed(r.similarity)}</td><td>${esc(r.keywords.join(', '))}</td><td>${esc(r.runnerUp ?? '')}</td></tr>`,
-    )
-    .join('');
-  return `<section id="routes"><h2>Forest routing</h2><table><tr><th>tree</th><th>agent</th><th>rule</th><th>score</th><th>similarity</th><th>keywords</th><th>runner-up</th></tr>${rows}</table></section>`;
-}
-
-function handoffSection(view: TraceView): string {
-  const path = [view.handoffs[0]!.from, ...view.handoffs.map((h) => h.to)];
-  const messages = view.handoffs
-    .map(
-      (h) => `<tr data-handoff><td>${esc(h.from)}</td><td>${esc(h.to)}</td><td>${esc(h.message)}</td></tr>`,
-    )
-    .join('');
-  return `<section id="handoffs"><h2>Handoff path</h2><ol class="path">${path
-    .map((a) => `<li data-handoff-agent="${esc(a)}">${esc(a)}</li>`)
-    .join('')}</ol><table><tr><th>from</th><th>to</th><th>message</th></tr>${messages}</table></section>`;
-}
-
-function ordersSection(view: TraceView): string {
-  const rows = view.orders
-    .map(
-      (o) =>
-        `<tr data-order="${esc(o.id)}"><td>${esc(o.id)}</td><td>${esc(o.agent)}</td><td>${esc(o.task)}</td><td class="${o.status === 'failed' ? 'failed' : ''}">${esc(o.status)}</td><td>${esc(o.detail.slice(0, 400))}</td></tr>`,
-    )
-    .join('');
-  return `<section id="orders"><h2>Orders</h2><table><tr><th>id</th><th>agent</th><th>task</th><th>status</th><th>output or error</th></tr>${rows}</table></section>`;
-}
-
-function bidsSection(view: TraceView): string {
-  const rows = view.bids
-    .map(
-      (b) =>
-        `<tr data-bid="${esc(b.agent)}"><td>${b.round}</td><td>${b.speaker ? `<b>${esc(b.agent)}</b>` : esc(b.agent)}</td><td>${fixed(b.score)}</td><td>${fixed(b.adjusted)}</td><td>${b.speaker ? 'speaks' : ''}</td></tr>`,
-    )
-    .join('');
-  return `<section id="bids"><h2>Bids</h2><table><tr><th>round</th><th>agent</th><th>bid</th><th>adjusted</th><th></th></tr>${rows}</table></section>`;
-}
-
-function thoughtsSection(view: TraceView): string {
-  const byParent = new Map<string | undefined, ThoughtView[]>();
-  const ids = new Set(view.thoughts.map((t) => t.id));
-  for (const t of view.thoughts) {
-    const key = t.parent !== undefined && ids.has(t.parent) ? t.parent : undefined;
-    const siblings = byParent.get(key);
-    if (siblings) siblings.push(t);
-    else byParent.set(key, [t]);
-  }
-  const draw = (parent: string | undefined): string => {
-    const nodes = byParent.get(parent) ?? [];
-    if (nodes.length === 0) return '';
-    return `<ul class="tree">${nodes
-      .map(
-        (t) =>
-          `<li><span class="node" data-tot-node="${esc(t.id)}" data-status="${esc(t.status)}"${t.synthesized ? ' data-synthesized="true"' : ''} title="${esc(t.reason ? `rejected: ${t.reason}` : t.status)}">${t.synthesized ? '★ ' : ''}${esc(t.content)}${t.score === undefined ? '' : `<span class="score" data-score>${fixed(t.score, 2)}</span>`}</span>${draw(t.id)}</li>`,
-      )
-      .join('')}</ul>`;
-  };
-  const pruned = view.thoughts.filter((t) => t.status === 'pruned').length;
-  return `<section id="thoughts"><h2>Tree of thoughts</h2><p class="muted">${view.thoughts.length} node(s), ${pruned} pruned</p>${draw(undefined)}</section>`;
-}
-
-function callsSection(view: TraceView, total: number | undefined): string {
-  const rows = view.calls
-    .slice(0, maxTableRows)
-    .map(
-      (c, i) =>
-        `<tr data-call><td>${i + 1}</td><td>${esc(c.agent)}</td><td>${esc(c.purpose)}</td><td>${esc(c.model)}</td><td>${esc(c.finishReason)}</td><td>${c.tokens}</td></tr>`,
-    )
-    .join('');
-  return `<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), ${total ?? 0} tokens in all</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th></tr>${rows}</table>${more(view.calls.length, 'calls')}</section>`;
-}
-
-function eventsSection(events: readonly SwarmEvent[], view: TraceView): string {
-  const counts = view.counts.map(([type, n]) => `<span class="tag">${esc(type)} ${n}</span>`).join(' ');
-  const rows = events
-    .slice(0, maxTableRows)
-    .map((e) => {
-      const { type, runId: _r, at, topology: _t, agent, parentRunId: _p, path: _path, ...rest } = e;
-      return `<tr><td>${esc(at.slice(11, 23))}</td><td>${esc(type)}</td><td>${esc(agent ?? '')}</td><td>${esc(toJson(rest, 0).slice(0, 300))}</td></tr>`;
-    })
-    .join('');
-  return `<section id="events"><details><summary>All ${events.length} events</summary><p>${counts}</p><table><tr><th>time</th><th>type</th><th>agent</th><th>data</th></tr>${rows}</table>${more(events.length, 'events')}</details></section>`;
-}
+</style>`;

@@ -42,7 +42,8 @@ export interface TraceView {
   thoughts: ThoughtView[];
   orders: { id: string; agent: string; task: string; status: string; detail: string }[];
   bids: { round: number; agent: string; score: number; adjusted?: number; speaker: boolean }[];
-  calls: { agent: string; purpose: string; model: string; tokens: number; finishReason: string }[];
+  /** `tokens` is the reported total, as text when a provider sent something other than a number. */
+  calls: { agent: string; purpose: string; model: string; tokens: number | string; finishReason: string }[];
   counts: [string, number][];
 }
 
@@ -81,7 +82,7 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
       const parent = typeof e.parentRunId === 'string' ? runs.get(e.parentRunId) : undefined;
       run = {
         runId: e.runId,
-        label: path.at(-1) ?? e.topology ?? 'run',
+        label: str(path.at(-1) ?? e.topology, 'run'),
         depth: parent ? parent.depth + 1 : 0,
         calls: 0,
         tokens: 0,
@@ -102,13 +103,15 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
         run.calls += 1;
         break;
       case 'model.response': {
-        const tokens = (e.usage as Usage | undefined)?.totalTokens ?? 0;
-        run.tokens += tokens;
+        // Only numbers add up: a total that is not one is shown as the text it is, never summed.
+        const reported: unknown = (e.usage as Partial<Record<keyof Usage, unknown>> | undefined)?.totalTokens;
+        const tokens = num(reported);
+        run.tokens += tokens ?? 0;
         view.calls.push({
-          agent: e.agent ?? '',
+          agent: str(e.agent),
           purpose: str(e.purpose),
           model: str(e.model),
-          tokens,
+          tokens: tokens ?? str(reported, '0'),
           finishReason: str(e.finishReason),
         });
         break;
@@ -218,7 +221,7 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
       case 'planner.task.end': {
         const id = `${num(e.loop) ?? 0}:${str(e.id)}`;
         const order = orders.get(id) ?? { id: str(e.id), agent: '', task: '', status: 'planned', detail: '' };
-        if (e.agent) order.agent = e.agent;
+        if (e.agent) order.agent = str(e.agent);
         order.status = e.type.endsWith('.start') ? 'running' : str(e.status, 'done');
         if (e.error !== undefined) order.detail = str(e.error);
         orders.set(id, order);
