@@ -117,7 +117,11 @@ describe('aiSdkModel over @ai-sdk/openai-compatible, against the mock provider s
       },
     );
     await model.generate({ messages: [{ role: 'user', content: 'x' }], temperature: 0.3 });
-    expect(server.requests[0]!.body).toMatchObject({ user: 'team-7', reasoning_effort: 'low', temperature: 0.3 });
+    expect(server.requests[0]!.body).toMatchObject({
+      user: 'team-7',
+      reasoning_effort: 'low',
+      temperature: 0.3,
+    });
     expect(server.requests[0]!.headers['x-team']).toBe('support');
     expect(server.requests[0]!.headers.authorization).toBe('Bearer test-key');
   });

@@ -182,7 +182,10 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     const lead = new Agent({
       name: 'lead',
       tools: [review.asTool({ name: 'review' })],
-      model: new ScriptedModel([toolCall('review', { task: 'Check the plan.' }, { id: 'call_rv' }), reply('Approved.')]),
+      model: new ScriptedModel([
+        toolCall('review', { task: 'Check the plan.' }, { id: 'call_rv' }),
+        reply('Approved.'),
+      ]),
     });
     const { message } = await readMessage(toUIMessageStream(runStream((o) => lead.run('Plan it.', o))));
     const [nested] = dataOf(message, 'data-swarm-run');
