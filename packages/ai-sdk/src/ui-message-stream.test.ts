@@ -1,6 +1,7 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   Agent,
+  ConfigError,
   errorMessage,
   ModelError,
   type RunStream,
@@ -325,6 +326,18 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     }
     expect(chunks.map((c) => c.type).slice(-3)).toEqual(['text-end', 'data-swarm-agent', 'abort']);
     expect(chunks.some((c) => c.type === 'finish' || c.type === 'error')).toBe(false);
+  });
+});
+
+describe('toUIMessageStream: bad input', () => {
+  it('refuses what is not a run or a function that starts one, and an empty messageId, with a ConfigError', () => {
+    const workflow = new SequentialWorkflow({
+      agents: [new Agent({ name: 'a', model: new ScriptedModel([]) })],
+    });
+    // What run() returns, a promise of the result, is not a stream.
+    expect(() => toUIMessageStream(Promise.resolve({ output: 'x' }) as never)).toThrow(ConfigError);
+    expect(() => toUIMessageStream({} as never)).toThrow(/expected what a topology's stream\(task\) returns/);
+    expect(() => toUIMessageStream(() => workflow.stream('x'), { messageId: '' })).toThrow(/messageId/);
   });
 });
 

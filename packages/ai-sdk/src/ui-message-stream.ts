@@ -1,4 +1,12 @@
-import { AbortError, errorMessage, isAbort, type RunStream, SwarmError, type SwarmEvent } from '@swarm/core';
+import {
+  AbortError,
+  ConfigError,
+  errorMessage,
+  isAbort,
+  type RunStream,
+  SwarmError,
+  type SwarmEvent,
+} from '@swarm/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { RunChunks, type RunResultLike } from './run-chunks.js';
 import type { SwarmUIMessageChunk } from './ui-data-types.js';
@@ -38,6 +46,13 @@ export function toUIMessageStream<R extends RunResultLike>(
   run: RunSource<R>,
   options: ToUIMessageStreamOptions = {},
 ): ReadableStream<SwarmUIMessageChunk> {
+  checkRunSource(run);
+  if (
+    options.messageId !== undefined &&
+    (typeof options.messageId !== 'string' || options.messageId === '')
+  ) {
+    throw new ConfigError('toUIMessageStream: messageId must be a non-empty string.');
+  }
   const onError = options.onError ?? defaultErrorText;
   const abort = typeof run === 'function' ? new AbortController() : undefined;
   let cancelled = false;
@@ -94,6 +109,21 @@ export function toUIMessageStream<R extends RunResultLike>(
       void iterator?.return?.();
     },
   });
+}
+
+function checkRunSource(run: unknown): void {
+  if (typeof run === 'function') return;
+  const stream = run as Partial<RunStream<unknown>> | null;
+  if (
+    typeof stream !== 'object' ||
+    stream === null ||
+    typeof stream[Symbol.asyncIterator] !== 'function' ||
+    !(stream.result instanceof Promise)
+  ) {
+    throw new ConfigError(
+      "toUIMessageStream: expected what a topology's stream(task) returns (an async iterable of events with a result promise), or a function (signal) => stream.",
+    );
+  }
 }
 
 function defaultErrorText(error: unknown): string {
