@@ -6,7 +6,7 @@ import { ModelError } from '@swarm/core';
 import { fail, ScriptedModel } from '@swarm/core/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatServer, startChatServer } from './server.js';
+import { bundlePage, type ChatServer, startChatServer } from './server.js';
 import { createTeam } from './team.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,6 +19,8 @@ beforeAll(async () => {
       `No chromium at ${executablePath}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.`,
     );
   }
+  // Bundled once, before the tests (a server reuses it): on a busy machine esbuild takes seconds.
+  await bundlePage();
   browser = await chromium.launch({
     executablePath,
     args: [
@@ -29,7 +31,7 @@ beforeAll(async () => {
       '--no-first-run',
     ],
   });
-}, 30_000);
+}, 120_000);
 afterAll(() => browser?.close());
 afterEach(async () => {
   await server?.close();
@@ -51,9 +53,9 @@ async function openChat(team: ReturnType<typeof createTeam>): Promise<{ page: Pa
 
 const task = 'When was the paperclip patented?';
 
-describe('the chat page, in a real browser', { timeout: 30_000 }, () => {
+describe('the chat page, in a real browser', { timeout: 60_000 }, () => {
   it("shows the team's run as it happens: each agent's streamed text, the tool call, the nested checker, the answer", async () => {
-    const { page, pageErrors } = await openChat(createTeam(undefined, { paceMs: 20 }));
+    const { page, pageErrors } = await openChat(createTeam(undefined, { paceMs: 40 }));
     await page.fill('#task', task);
     await page.click('#run');
 
