@@ -17,6 +17,15 @@ export const REPOSITORY = 'https://github.com/swarm-ts/swarm';
 /** The zod versions the packages support: the lowest is installed by the packed-install test. */
 export const ZOD_PEER_RANGE = '^4.0.0';
 
+/**
+ * Whether `range` may be a package's zod peer: ZOD_PEER_RANGE, or a higher floor of zod 4 (`^4.x.y`)
+ * for a package whose own dependencies need a newer zod (@swarm/ai-sdk: `ai` peers zod ^4.1.8).
+ * `--fix` keeps a raised floor.
+ */
+export function acceptedZodPeer(range) {
+  return range === ZOD_PEER_RANGE || /^\^4\.\d+\.\d+$/.test(range ?? '');
+}
+
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Every package directory under packages/ that is published (not `private`), in name order. */
@@ -123,7 +132,7 @@ export function checkMetadata({ fix = false } = {}) {
         const { zod: _zod, ...rest } = m.dependencies;
         m = { ...m, dependencies: rest };
       }
-      if (m.peerDependencies?.zod !== ZOD_PEER_RANGE) {
+      if (!acceptedZodPeer(m.peerDependencies?.zod)) {
         problems.push(`${name}: peerDependencies.zod should be "${ZOD_PEER_RANGE}"`);
         m = insertAfter(m, 'dependencies', 'peerDependencies', {
           ...m.peerDependencies,

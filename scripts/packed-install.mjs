@@ -4,6 +4,8 @@
 // installed from the tarballs into a throwaway npm project outside the workspace together with the
 // LOWEST zod the packages support, and a consumer is type-checked (moduleResolution nodenext and
 // bundler, without @types/node, skipLibCheck off) and run with node, through import and require().
+// Packages that peer on the AI SDK (`ai`) get a second consumer with what the AI SDK itself needs:
+// its lowest zod (^4.1.8), @types/node and @types/json-schema.
 // Last, `changeset version` runs on a throwaway copy of the repository and `pnpm publish --dry-run`
 // over its packages, so a release is rehearsed without touching this checkout.
 //
@@ -130,6 +132,59 @@ const CHECK_REQUIRE = `for (const name of require('./entries.json')) {
 console.log('require(esm) ok');
 `;
 
+/** The @types packages a consumer may be given, at the versions it gets. */
+const TYPE_PACKAGES = { '@types/node': '22.20.7', '@types/json-schema': '7.0.15' };
+
+/**
+ * The consumer of the packages that peer on the AI SDK. The AI SDK's own declarations import
+ * `node:http` (ai) and `json-schema` (@ai-sdk/provider) types without depending on them, so a user
+ * who type-checks libraries needs @types/node and @types/json-schema, as for `ai` alone; ours add
+ * nothing to that (the .d.ts leak check above still holds for them).
+ */
+const AI_SDK_CONSUMER = {
+  typePackages: ['@types/node', '@types/json-schema'],
+  scenario: `import { aiSdkModel, toUIMessageStream } from '@swarm/ai-sdk';
+import { Agent, runStream } from '@swarm/core';
+import { readUIMessageStream } from 'ai';
+
+const finish = { unified: 'stop', raw: 'stop' } as const;
+const usage = {
+  inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 2, text: 2, reasoning: undefined },
+};
+
+/** An AI SDK model streams through an agent; the run reads back with the installed ai's reader. */
+export async function scenario(): Promise<string> {
+  const languageModel: Parameters<typeof aiSdkModel>[0] = {
+    specificationVersion: 'v4',
+    provider: 'inline.chat',
+    modelId: 'inline-model',
+    supportedUrls: {},
+    doGenerate: async () => ({ content: [{ type: 'text', text: 'Hello.' }], finishReason: finish, usage, warnings: [] }),
+    doStream: async () => ({
+      stream: new ReadableStream({
+        start(controller) {
+          controller.enqueue({ type: 'text-start', id: 't' });
+          controller.enqueue({ type: 'text-delta', id: 't', delta: 'Hello.' });
+          controller.enqueue({ type: 'text-end', id: 't' });
+          controller.enqueue({ type: 'finish', finishReason: finish, usage });
+          controller.close();
+        },
+      }),
+    }),
+  };
+  const agent = new Agent({ name: 'greeter', model: aiSdkModel(languageModel) });
+  let parts: { type: string; text?: string }[] = [];
+  for await (const message of readUIMessageStream({ stream: toUIMessageStream(runStream((o) => agent.run('Hi.', o))) })) {
+    parts = message.parts;
+  }
+  const text = parts.find((p) => p.type === 'text');
+  if (text?.text !== 'Hello.') throw new Error('the UI message has ' + JSON.stringify(parts));
+  return 'aiSdkModel streams through an agent; toUIMessageStream reads back with the installed ai';
+}
+`,
+};
+
 /**
  * Places in a package's .d.ts files that only type-check with @types/node installed: the NodeJS
  * namespace, `node:` imports and `reference types="node"`. Allowed only when the package itself
@@ -150,6 +205,127 @@ function nodeTypeLeaks(dir) {
       });
   }
   return leaks;
+}
+
+/** Whether a package's public types come from the AI SDK (it peers on `ai`). */
+function usesAiSdk(pkg) {
+  return Boolean(pkg.manifest.peerDependencies?.ai);
+}
+
+/** Compares two `x.y.z` versions: negative, zero or positive, as `a` is lower, equal or higher. */
+function compareVersions(a, b) {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
+}
+
+/**
+ * Installs the `checked` packages (and the workspace packages they depend on) from their tarballs
+ * with `zodVersion` and `typePackages` (the @types a user of them needs) into a fresh npm project,
+ * then type-checks every entry point of the `checked` packages and `scenario` (nodenext and
+ * bundler, skipLibCheck off) and runs them through import and require().
+ */
+function checkConsumer({ name, packages, checked, zodVersion, typePackages, scenario }) {
+  const withTypes = typePackages.length === 0 ? 'no @types' : typePackages.join(', ');
+  step(`${name}: install the tarballs with zod ${zodVersion} (${withTypes}) into a fresh npm project`);
+  const consumer = join(work, name);
+  mkdirSync(join(consumer, 'src'), { recursive: true });
+  // The checked packages and the workspace packages they depend on, all from their tarballs.
+  const byName = new Map(packages.map((p) => [p.manifest.name, p]));
+  const installed = new Set();
+  const add = (pkg) => {
+    if (installed.has(pkg)) return;
+    installed.add(pkg);
+    for (const dep of Object.keys(pkg.manifest.dependencies ?? {})) if (byName.has(dep)) add(byName.get(dep));
+  };
+  for (const pkg of checked) add(pkg);
+  const files = Object.fromEntries([...installed].map((p) => [p.manifest.name, `file:${p.tarball}`]));
+  const types = Object.fromEntries(typePackages.map((t) => [t, TYPE_PACKAGES[t]]));
+  writeFileSync(
+    join(consumer, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: `swarm-${name}`,
+        private: true,
+        type: 'module',
+        dependencies: { ...files, zod: zodVersion },
+        devDependencies: types,
+        overrides: files,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error'],
+    {
+      cwd: consumer,
+    },
+  );
+  const installedZod = JSON.parse(
+    readFileSync(join(consumer, 'node_modules', 'zod', 'package.json'), 'utf8'),
+  ).version;
+  if (installedZod !== zodVersion) throw new Error(`zod ${installedZod} was installed, not ${zodVersion}`);
+  if (!typePackages.includes('@types/node') && existsSync(join(consumer, 'node_modules', '@types', 'node')))
+    throw new Error('@types/node got installed');
+  const nested = spawnSync('find', ['.', '-path', '*/node_modules/zod/package.json'], {
+    cwd: consumer,
+    encoding: 'utf8',
+  });
+  const zodCopies = nested.stdout.trim().split('\n').filter(Boolean);
+  if (zodCopies.length !== 1) throw new Error(`expected one zod, found ${zodCopies.join(', ')}`);
+
+  step(`${name}: type-check (nodenext, bundler; ${withTypes}) and run it`);
+  const specifiers = checked.flatMap((p) => entryPoints(p));
+  writeFileSync(
+    join(consumer, 'src', 'entries.ts'),
+    [
+      ...specifiers.map((s, i) => `import * as entry${i} from '${s}';`),
+      '',
+      '/** Every entry point of every package, by specifier. */',
+      'export const entries: Record<string, object> = {',
+      ...specifiers.map((s, i) => `  '${s}': entry${i},`),
+      '};',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(consumer, 'src', 'scenario.ts'), scenario);
+  writeFileSync(join(consumer, 'src', 'main.ts'), MAIN);
+  writeFileSync(join(consumer, 'entries.json'), `${JSON.stringify(specifiers)}\n`);
+  writeFileSync(join(consumer, 'check-require.cjs'), CHECK_REQUIRE);
+  // No "lib": TypeScript's default (ES + DOM) is where a consumer without @types/node gets
+  // AbortSignal and fetch; "types" keeps any other @types package out, skipLibCheck off checks our .d.ts.
+  const compilerOptions = {
+    target: 'ES2022',
+    strict: true,
+    skipLibCheck: false,
+    types: typePackages.filter((t) => t === '@types/node').map(() => 'node'),
+    rootDir: 'src',
+  };
+  const configs = {
+    'tsconfig.nodenext.json': {
+      ...compilerOptions,
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      outDir: 'dist',
+    },
+    'tsconfig.bundler.json': {
+      ...compilerOptions,
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      noEmit: true,
+    },
+  };
+  for (const [file, options] of Object.entries(configs)) {
+    writeFileSync(
+      join(consumer, file),
+      `${JSON.stringify({ compilerOptions: options, include: ['src'] }, null, 2)}\n`,
+    );
+    run(process.execPath, [tsc, '-p', file], { cwd: consumer });
+  }
+  console.log(run(process.execPath, ['dist/main.js'], { cwd: consumer }).trim());
+  console.log(run(process.execPath, ['check-require.cjs'], { cwd: consumer }).trim());
 }
 
 const work = mkdtempSync(join(tmpdir(), 'swarm-packed-'));
@@ -201,89 +377,31 @@ try {
     run(bin('attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped']);
   }
 
-  const zodVersion = lowest(ZOD_PEER_RANGE);
-  step(`install the tarballs with zod ${zodVersion} into a fresh npm project`);
-  const consumer = join(work, 'consumer');
-  mkdirSync(join(consumer, 'src'), { recursive: true });
-  const files = Object.fromEntries(packages.map((p) => [p.manifest.name, `file:${p.tarball}`]));
-  writeFileSync(
-    join(consumer, 'package.json'),
-    `${JSON.stringify(
-      {
-        name: 'swarm-consumer',
-        private: true,
-        type: 'module',
-        dependencies: { ...files, zod: zodVersion },
-        overrides: files,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error'],
-    {
-      cwd: consumer,
-    },
-  );
-  const installedZod = JSON.parse(
-    readFileSync(join(consumer, 'node_modules', 'zod', 'package.json'), 'utf8'),
-  ).version;
-  if (installedZod !== zodVersion) throw new Error(`zod ${installedZod} was installed, not ${zodVersion}`);
-  if (existsSync(join(consumer, 'node_modules', '@types', 'node')))
-    throw new Error('@types/node got installed');
-  const nested = spawnSync('find', ['.', '-path', '*/node_modules/zod/package.json'], {
-    cwd: consumer,
-    encoding: 'utf8',
+  // Packages whose public types come from the AI SDK are checked in a consumer of their own: `ai`
+  // needs zod ^4.1.8 and its declarations need Node's and json-schema's types (see AI_SDK_CONSUMER).
+  const aiSdk = packages.filter(usesAiSdk);
+  const plain = packages.filter((p) => !usesAiSdk(p));
+  checkConsumer({
+    name: 'consumer',
+    packages,
+    checked: plain,
+    zodVersion: lowest(ZOD_PEER_RANGE),
+    typePackages: [],
+    scenario: SCENARIO,
   });
-  const zodCopies = nested.stdout.trim().split('\n').filter(Boolean);
-  if (zodCopies.length !== 1) throw new Error(`expected one zod, found ${zodCopies.join(', ')}`);
-
-  step('type-check the consumer (nodenext, bundler; no @types/node) and run it');
-  const specifiers = packages.flatMap((p) => entryPoints(p));
-  writeFileSync(
-    join(consumer, 'src', 'entries.ts'),
-    [
-      ...specifiers.map((s, i) => `import * as entry${i} from '${s}';`),
-      '',
-      '/** Every entry point of every package, by specifier. */',
-      'export const entries: Record<string, object> = {',
-      ...specifiers.map((s, i) => `  '${s}': entry${i},`),
-      '};',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(consumer, 'src', 'scenario.ts'), SCENARIO);
-  writeFileSync(join(consumer, 'src', 'main.ts'), MAIN);
-  writeFileSync(join(consumer, 'entries.json'), `${JSON.stringify(specifiers)}\n`);
-  writeFileSync(join(consumer, 'check-require.cjs'), CHECK_REQUIRE);
-  // No "lib": TypeScript's default (ES + DOM) is where a consumer without @types/node gets
-  // AbortSignal and fetch; "types: []" keeps any @types package out, skipLibCheck off checks our .d.ts.
-  const compilerOptions = { target: 'ES2022', strict: true, skipLibCheck: false, types: [], rootDir: 'src' };
-  const configs = {
-    'tsconfig.nodenext.json': {
-      ...compilerOptions,
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      outDir: 'dist',
-    },
-    'tsconfig.bundler.json': {
-      ...compilerOptions,
-      module: 'ESNext',
-      moduleResolution: 'Bundler',
-      noEmit: true,
-    },
-  };
-  for (const [file, options] of Object.entries(configs)) {
-    writeFileSync(
-      join(consumer, file),
-      `${JSON.stringify({ compilerOptions: options, include: ['src'] }, null, 2)}\n`,
-    );
-    run(process.execPath, [tsc, '-p', file], { cwd: consumer });
+  if (aiSdk.length > 0) {
+    const zodVersion = aiSdk
+      .map((p) => lowest(p.manifest.peerDependencies?.zod ?? ZOD_PEER_RANGE))
+      .reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b));
+    checkConsumer({
+      name: 'ai-sdk-consumer',
+      packages,
+      checked: aiSdk,
+      zodVersion,
+      typePackages: AI_SDK_CONSUMER.typePackages,
+      scenario: AI_SDK_CONSUMER.scenario,
+    });
   }
-  console.log(run(process.execPath, ['dist/main.js'], { cwd: consumer }).trim());
-  console.log(run(process.execPath, ['check-require.cjs'], { cwd: consumer }).trim());
 
   step('changeset version + pnpm publish --dry-run on a throwaway copy');
   const copy = join(work, 'release');

@@ -1,0 +1,121 @@
+// The chat page in Debian's chromium (through playwright-core, never a downloaded browser): a team's
+// run rendered by the AI SDK's client-side reader, as it happens; Stop aborting the run on the
+// server; a failed run's error on the page.
+import { existsSync } from 'node:fs';
+import { ModelError } from '@swarm/core';
+import { fail, ScriptedModel } from '@swarm/core/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundlePage, type ChatServer, startChatServer } from './server.js';
+import { createTeam } from './team.js';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let browser: Browser;
+let server: ChatServer | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `No chromium at ${executablePath}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+  // Bundled once, before the tests (a server reuses it): on a busy machine esbuild takes seconds.
+  await bundlePage();
+  browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}, 120_000);
+afterAll(() => browser?.close());
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Opens the page of a server for `team`; the returned list collects the page's errors. */
+async function openChat(team: ReturnType<typeof createTeam>): Promise<{ page: Page; pageErrors: string[] }> {
+  server = await startChatServer({ team });
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(server.url);
+  return { page, pageErrors };
+}
+
+const task = 'When was the paperclip patented?';
+
+describe('the chat page, in a real browser', { timeout: 60_000 }, () => {
+  it("shows the team's run as it happens: each agent's streamed text, the tool call, the nested checker, the answer", async () => {
+    const { page, pageErrors } = await openChat(createTeam(undefined, { paceMs: 40 }));
+    await page.fill('#task', task);
+    await page.click('#run');
+
+    // As it happens: an agent's text is on the page, still streaming, before the answer is.
+    await page.waitForSelector('.part.text.streaming');
+    expect(await page.textContent('#answer')).toBe('');
+    await page.waitForFunction(
+      () => (document.getElementById('answer')?.textContent ?? '') !== '',
+      undefined,
+      {
+        timeout: 10_000,
+      },
+    );
+
+    const texts = await page.$$eval('.part.text', (nodes) =>
+      nodes.map((n) => [(n as HTMLElement).dataset.agent, n.querySelector('.body')?.textContent]),
+    );
+    const checked = `Checked: "The main claim of: ${task}" holds up.`;
+    expect(texts).toEqual([
+      ['fact-checker', checked],
+      ['researcher', `Key facts gathered. ${checked}`],
+      ['writer', 'Here is the answer, written from checked facts: all clear.'],
+    ]);
+    expect(await page.textContent('.part.tool')).toBe(
+      `fact_checker({"task":"The main claim of: ${task}"}) → ${checked}`,
+    );
+    // The checker ran nested in the workflow, under the researcher's tool call.
+    const checker = page.locator('.part.agent[data-agent="fact-checker"]');
+    expect(await checker.textContent()).toBe('fact-checker · done');
+    expect(await checker.evaluate((n) => (n as HTMLElement).style.marginLeft)).toBe('1.5em');
+    expect(await page.textContent('.part.run')).toBe('▸ SequentialWorkflow · done');
+    expect(await page.textContent('#answer')).toBe(
+      'Here is the answer, written from checked facts: all clear.',
+    );
+    expect(await page.textContent('#status')).toBe('Done.');
+    expect(pageErrors).toEqual([]);
+    expect(server!.outcomes).toEqual(['done']);
+  });
+
+  it('Stop aborts the run on the server, and the page says it stopped', async () => {
+    const { page, pageErrors } = await openChat(createTeam(undefined, { paceMs: 200 }));
+    await page.click('#run');
+    await page.waitForSelector('.part.text.streaming');
+    await page.click('#stop');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Stopped.');
+    await expect.poll(() => server!.outcomes).toEqual(['aborted']);
+    expect(await page.textContent('#answer')).toBe('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows a failed run's error on the page", async () => {
+    const failing = new ScriptedModel([
+      fail(new ModelError('acme: quota exceeded', { provider: 'acme', status: 429 })),
+    ]);
+    const { page, pageErrors } = await openChat(createTeam(failing));
+    await page.click('#run');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'The run failed.');
+    expect(await page.textContent('#error')).toBe('acme: quota exceeded');
+    expect(await page.textContent('.part.run')).toBe('▸ SequentialWorkflow · failed: acme: quota exceeded');
+    expect(pageErrors).toEqual([]);
+    expect(server!.outcomes).toEqual(['failed']);
+  });
+});

@@ -1,0 +1,143 @@
+// The page's server, on Node's own http module and loopback only: the page, its script (bundled by
+// esbuild at start), and POST /api/run, which answers with the run as an AI SDK UI message stream.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { toUIMessageStream } from '@swarm/ai-sdk';
+import { errorMessage, isAbort, type Topology } from '@swarm/core';
+import { pipeUIMessageStreamToResponse } from 'ai';
+import { build } from 'esbuild';
+import { pageHtml } from './page-html.js';
+
+/** How a run the page asked for ended, as the server saw it. */
+export type RunOutcome = 'done' | 'aborted' | 'failed';
+
+/** A running chat server. */
+export interface ChatServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** How each run ended, in the order they ended: a closed page or the Stop button aborts its run. */
+  readonly outcomes: RunOutcome[];
+  close(): Promise<void>;
+}
+
+let bundled: Promise<string> | undefined;
+
+/** The page script for the browser, bundled once per process (esbuild, the AI SDK's client-side reader included). */
+export function bundlePage(): Promise<string> {
+  bundled ??= bundle();
+  return bundled;
+}
+
+async function bundle(): Promise<string> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('./page.ts', import.meta.url))],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error('esbuild produced no page script.');
+  return output.text;
+}
+
+/** Serves the chat page for `team` on 127.0.0.1 (`port` 0: a free one). */
+export async function startChatServer(options: { team: Topology; port?: number }): Promise<ChatServer> {
+  const { team } = options;
+  const script = await bundlePage();
+  const outcomes: RunOutcome[] = [];
+
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method === 'GET' && path === '/') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml(team.name));
+      return;
+    }
+    if (request.method === 'GET' && path === '/page.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+      return;
+    }
+    if (request.method === 'POST' && path === '/api/run') {
+      answerRun(team, request, response, outcomes).catch((error: unknown) => {
+        console.error(`error: ${errorMessage(error)}`);
+        response.destroy();
+      });
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    outcomes,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Answers POST /api/run with the run of its task as a UI message stream, or a 400 saying what is wrong. */
+async function answerRun(
+  team: Topology,
+  request: IncomingMessage,
+  response: ServerResponse,
+  outcomes: RunOutcome[],
+): Promise<void> {
+  let task: string;
+  try {
+    task = await readTask(request);
+  } catch (error) {
+    response
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: errorMessage(error) }));
+    return;
+  }
+  // Given a function, the stream aborts the run when the page goes away or presses Stop.
+  const stream = toUIMessageStream(
+    (signal) => {
+      const run = team.stream(task, { signal });
+      run.result.then(
+        () => outcomes.push('done'),
+        (error: unknown) => outcomes.push(isAbort(error) ? 'aborted' : 'failed'),
+      );
+      return run;
+    },
+    { onError: errorMessage },
+  );
+  await pipeUIMessageStreamToResponse({ response, stream });
+}
+
+/** The task of a POST /api/run body, `{ "task": "..." }`; anything else is refused with why. */
+async function readTask(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 64 * 1024) throw new Error('The request body is larger than 64 KiB.');
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new Error('The request body is not JSON.');
+  }
+  const task = (body as { task?: unknown } | null)?.task;
+  if (typeof task !== 'string' || task.trim() === '') {
+    throw new Error('The request body needs a non-empty "task" string.');
+  }
+  return task.trim();
+}

@@ -1,0 +1,19 @@
+export { type AiSdkModelOptions, aiSdkModel } from './ai-sdk-model.js';
+export { classifyAiSdkError } from './classify-error.js';
+export type { RunResultLike } from './run-chunks.js';
+export type {
+  SwarmAgentData,
+  SwarmPartOrigin,
+  SwarmResultData,
+  SwarmRunData,
+  SwarmUIDataTypes,
+  SwarmUIMessage,
+  SwarmUIMessageChunk,
+} from './ui-data-types.js';
+export {
+  type RunSource,
+  type ToUIMessageStreamOptions,
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  type UIMessageStreamResponseInit,
+} from './ui-message-stream.js';

@@ -1,0 +1,133 @@
+import type {
+  LanguageModelV4FinishReason,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4ToolCall,
+  LanguageModelV4Usage,
+} from '@ai-sdk/provider';
+import {
+  type FinishReason,
+  ModelError,
+  type ModelRequest,
+  type ModelResponse,
+  type ToolCall,
+  type Usage,
+} from '@swarm/core';
+
+/** The swarm response of a `doGenerate` result: its text parts joined, the calls swarm is to run. */
+export function fromGenerateResult(
+  result: LanguageModelV4GenerateResult,
+  request: ModelRequest,
+  modelId: string,
+  provider: string,
+): ModelResponse {
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  for (const part of result.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'tool-call' && !part.providerExecuted) toolCalls.push(toToolCall(part));
+  }
+  return {
+    text,
+    toolCalls,
+    usage: toUsage(result.usage) ?? estimateUsage(request, text, toolCalls),
+    finishReason: toFinishReason(result.finishReason, provider),
+    modelId: result.response?.modelId || modelId,
+  };
+}
+
+/**
+ * A tool call swarm runs, from the AI SDK's (whose input is JSON text). Text that does not parse to
+ * an object is kept as `invalidArguments`, so the agent can tell the model and let it try again.
+ */
+export function toToolCall(call: LanguageModelV4ToolCall): ToolCall {
+  const { toolCallId: id, toolName: name, input } = call;
+  if (input.trim() === '') return { id, name, arguments: {} };
+  try {
+    const parsed: unknown = JSON.parse(input);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      return { id, name, arguments: parsed as Record<string, unknown> };
+    }
+  } catch {
+    // Falls through: the raw text goes back as `invalidArguments`.
+  }
+  return { id, name, arguments: {}, invalidArguments: input };
+}
+
+/**
+ * Swarm usage from the AI SDK's: input counts cache reads and writes (as `inputTokens.total` does),
+ * `cachedTokens` the cache reads, `reasoningTokens` the reasoning part of the output. Undefined when
+ * the provider reported no counts at all.
+ */
+export function toUsage(usage: LanguageModelV4Usage | undefined): Usage | undefined {
+  if (!usage) return undefined;
+  const { inputTokens: input, outputTokens: output } = usage;
+  const inputParts = [input.noCache, input.cacheRead, input.cacheWrite];
+  const outputParts = [output.text, output.reasoning];
+  const inputTokens = input.total ?? sumOf(inputParts);
+  const outputTokens = output.total ?? sumOf(outputParts);
+  if (inputTokens === undefined && outputTokens === undefined) return undefined;
+  return {
+    inputTokens: inputTokens ?? 0,
+    outputTokens: outputTokens ?? 0,
+    cachedTokens: input.cacheRead ?? 0,
+    reasoningTokens: output.reasoning ?? 0,
+    totalTokens: (inputTokens ?? 0) + (outputTokens ?? 0),
+  };
+}
+
+function sumOf(parts: (number | undefined)[]): number | undefined {
+  let sum: number | undefined;
+  for (const part of parts) if (part !== undefined) sum = (sum ?? 0) + part;
+  return sum;
+}
+
+/**
+ * Swarm's finish reason for the AI SDK's unified one. `interrupted` (the provider's stream ended
+ * without its finish signal) is a retryable ModelError, as a cut stream is for swarm's own providers.
+ */
+export function toFinishReason(reason: LanguageModelV4FinishReason, provider: string): FinishReason {
+  switch (reason.unified) {
+    case 'stop':
+    case 'length':
+    case 'content-filter':
+    case 'tool-calls':
+    case 'error':
+    case 'other':
+      return reason.unified;
+    case 'interrupted':
+      throw new ModelError(`${provider}: the answer was interrupted before it finished.`, {
+        provider,
+        retryable: true,
+      });
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * Usage for a response that reported none, estimated from the text (four characters a token, as
+ * swarm's own providers do) and marked `estimated`, so a token budget still counts the call.
+ */
+export function estimateUsage(request: ModelRequest, text: string, toolCalls: readonly ToolCall[]): Usage {
+  let input = request.system?.length ?? 0;
+  for (const message of request.messages) {
+    input += message.content.length;
+    for (const call of message.toolCalls ?? [])
+      input += call.name.length + JSON.stringify(call.arguments).length;
+  }
+  for (const tool of request.tools ?? []) {
+    input += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
+  }
+  let output = text.length;
+  for (const call of toolCalls) output += call.name.length + JSON.stringify(call.arguments).length;
+  const inputTokens = Math.ceil(input / 4);
+  const outputTokens = Math.ceil(output / 4);
+  return {
+    inputTokens,
+    outputTokens,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: inputTokens + outputTokens,
+    estimated: true,
+  };
+}
