@@ -1,6 +1,6 @@
 // The topology contract holds for topologies whose agents run on an AI SDK model: core's
 // conformance suite, a SequentialWorkflow and a ConcurrentWorkflow over aiSdkModel.
-import { Agent, fnv1a, type Model } from '@swarm/core';
+import { Agent, fnv1a, type Model, type Tool } from '@swarm/core';
 import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { ConcurrentWorkflow, SequentialWorkflow } from '@swarm/workflow';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -21,18 +21,20 @@ function answeringModel(): Model {
   );
 }
 
-const agents = (model: Model, ...names: string[]) => names.map((name) => new Agent({ name, model }));
+const agents = (model: Model, tools: Tool[], ...names: string[]) =>
+  names.map((name) => new Agent({ name, model, tools }));
 
 topologyConformanceTests('SequentialWorkflow on an AI SDK model', {
   model: answeringModel,
-  create: (model) => new SequentialWorkflow({ agents: agents(model, 'researcher', 'writer', 'editor') }),
+  create: (model, { tools }) =>
+    new SequentialWorkflow({ agents: agents(model, tools, 'researcher', 'writer', 'editor') }),
 });
 
 topologyConformanceTests('ConcurrentWorkflow on an AI SDK model', {
   model: answeringModel,
-  create: (model) =>
+  create: (model, { tools }) =>
     new ConcurrentWorkflow({
-      agents: agents(model, 'optimist', 'pessimist'),
+      agents: agents(model, tools, 'optimist', 'pessimist'),
       aggregator: new Agent({ name: 'judge', model }),
     }),
 });
