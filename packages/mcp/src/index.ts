@@ -1,0 +1,16 @@
+export { createMcpServer, type McpServeOptions } from './mcp-server.js';
+export {
+  type McpServerOptions,
+  type McpServers,
+  type McpToolset,
+  type McpToolsOptions,
+  mcpTools,
+} from './mcp-tools.js';
+export {
+  type McpHttpServeOptions,
+  type McpHttpServing,
+  type McpStdioServeOptions,
+  type McpStdioServing,
+  serveMcp,
+} from './serve-mcp.js';
+export type { McpHttpServer, McpServer, McpStdioServer } from './server-connection.js';

@@ -1,0 +1,260 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Progress, Tool as ServerTool } from '@modelcontextprotocol/sdk/types.js';
+import { AbortError, ConfigError, errorMessage } from '@swarm/core';
+
+/** An MCP server that swarm starts as a child process and speaks to over its stdin and stdout (Node only). */
+export interface McpStdioServer {
+  command: string;
+  args?: string[];
+  /** Added to the few variables the server inherits (`HOME`, `PATH`, `USER`, ...); the rest of this process's environment is not passed on. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** An MCP server that is already running, reached over streamable HTTP. */
+export interface McpHttpServer {
+  url: string | URL;
+  /** Sent with every request (an `Authorization` header, say). */
+  headers?: Record<string, string>;
+}
+
+/** Where an MCP server is: a command to start, or the URL of a running one. */
+export type McpServer = McpStdioServer | McpHttpServer;
+
+/** How long a stdio server gets to exit after its stdin closes, then after SIGTERM, before SIGKILL. */
+const exitGraceMs = { stdinClosed: 200, terminated: 500 };
+const stderrTailChars = 2000;
+
+/** What one tool call of the connection is given: the call's signal, its time limit, and a progress listener. */
+export interface CallSettings {
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * One MCP client session with one server: starts (or reaches) it, lists its tools, calls them, and
+ * ends it. A stdio server's process is ended for sure: its stdin is closed, then it gets SIGTERM,
+ * then SIGKILL, and `close()` resolves only once it has exited.
+ */
+export class ServerConnection {
+  /** How the server is named in messages: the name given, else the name it reports, else its command or URL. */
+  label: string;
+  /** The server process (stdio), once started. */
+  pid: number | undefined;
+  readonly #client = new Client({ name: '@swarm/mcp', version: '0' }, { capabilities: {} });
+  readonly #transport: Transport;
+  readonly #stdio: boolean;
+  readonly #stderr: { tail: string };
+  readonly #ended: Promise<void>;
+  #endedBy: 'close' | 'server' | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(label: string, transport: Transport, stdio: boolean, stderr: { tail: string }) {
+    this.label = label;
+    this.#transport = transport;
+    this.#stdio = stdio;
+    this.#stderr = stderr;
+    // Watched from before the handshake, so a server that dies while starting is seen to end.
+    this.#ended = new Promise((resolve) => {
+      this.#client.onclose = () => {
+        this.#endedBy ??= 'server';
+        resolve();
+      };
+    });
+  }
+
+  /** Starts or reaches the server and completes the MCP handshake; a server that cannot be reached is a ConfigError. */
+  static async open(
+    server: McpServer,
+    options: { name: string | undefined; timeoutMs: number; signal: AbortSignal | undefined },
+  ): Promise<ServerConnection> {
+    const stderr = { tail: '' };
+    const { transport, stdio } = await createTransport(server, stderr);
+    const label = options.name ?? ('command' in server ? server.command : String(server.url));
+    const connection = new ServerConnection(label, transport, stdio, stderr);
+    // The pid is read as soon as the process runs: the SDK forgets it when a failed handshake
+    // closes the transport, and a process that ignores its closed stdin must still be ended.
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      connection.pid = processId(transport);
+    };
+    try {
+      await connection.#client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
+    } catch (error) {
+      await connection.close();
+      if (options.signal?.aborted) throw new AbortError(undefined, { cause: options.signal.reason });
+      throw new ConfigError(
+        `MCP server "${label}" could not be ${stdio ? 'started' : 'reached'}: ${describe(error)}${stderrNote(stderr.tail)}`,
+        { cause: error },
+      );
+    }
+    connection.label = options.name ?? connection.#client.getServerVersion()?.name ?? label;
+    return connection;
+  }
+
+  /** Every tool the server offers (all pages of `tools/list`). */
+  async listTools(timeoutMs: number): Promise<ServerTool[]> {
+    const tools: ServerTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#client.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: timeoutMs,
+      });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  /**
+   * Calls one tool. A server that ended, closed the connection mid-call, answered with a protocol
+   * error or sent a result that is not a valid `CallToolResult` throws an Error saying so in words
+   * the model can act on; an aborted call rejects with the SDK's abort.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    settings: CallSettings,
+  ): Promise<CallToolResult> {
+    if (this.#endedBy !== undefined) throw new Error(this.#notRunning());
+    try {
+      return (await this.#client.callTool({ name, arguments: args }, undefined, {
+        signal: settings.signal,
+        timeout: settings.timeoutMs,
+        onprogress: settings.onProgress,
+      })) as CallToolResult;
+    } catch (error) {
+      if (settings.signal?.aborted) throw error;
+      if (this.#endedBy !== undefined) throw new Error(this.#notRunning(), { cause: error });
+      if (isZodError(error)) {
+        throw new Error(`MCP server "${this.label}" sent a malformed result: ${zodIssues(error)}`, {
+          cause: error,
+        });
+      }
+      throw new Error(`MCP server "${this.label}" answered with an error: ${describe(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** Ends the session; for a stdio server, resolves once its process has exited. Safe to call twice. */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#endedBy ??= 'close';
+    if (!this.#stdio) {
+      // Tells the server the session is over; a server that is gone has nothing to end.
+      await (this.#transport as { terminateSession?: () => Promise<void> })
+        .terminateSession?.()
+        .catch(() => {});
+      await this.#client.close();
+      return;
+    }
+    const closing = this.#client.close();
+    const pid = this.pid;
+    if (pid !== undefined) {
+      if (!(await settlesWithin(this.#ended, exitGraceMs.stdinClosed))) signalProcess(pid, 'SIGTERM');
+      if (!(await settlesWithin(this.#ended, exitGraceMs.terminated))) signalProcess(pid, 'SIGKILL');
+      await this.#ended;
+    }
+    await closing;
+  }
+
+  #notRunning(): string {
+    if (this.#endedBy === 'close') return `the tools of MCP server "${this.label}" were closed.`;
+    const what = this.#stdio ? 'its process exited' : 'it closed the connection';
+    return `MCP server "${this.label}" is not running: ${what}.${stderrNote(this.#stderr.tail)}`;
+  }
+}
+
+async function createTransport(
+  server: McpServer,
+  stderr: { tail: string },
+): Promise<{ transport: Transport; stdio: boolean }> {
+  if ('command' in server) {
+    // Node only, so loaded only for a stdio server: an HTTP-only user never loads child_process.
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: server.env,
+      cwd: server.cwd,
+      stderr: 'pipe',
+    });
+    // Kept for messages: why a server would not start, or what it said before it died.
+    transport.stderr?.on('data', (chunk: Buffer | string) => {
+      stderr.tail = (stderr.tail + chunk.toString()).slice(-stderrTailChars);
+    });
+    return { transport, stdio: true };
+  }
+  const { StreamableHTTPClientTransport } = await import(
+    '@modelcontextprotocol/sdk/client/streamableHttp.js'
+  );
+  const url = server.url instanceof URL ? server.url : new URL(server.url);
+  return {
+    transport: new StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } }),
+    stdio: false,
+  };
+}
+
+function processId(transport: Transport): number | undefined {
+  return (transport as { pid?: number | null }).pid ?? undefined;
+}
+
+function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+function signalProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    // ESRCH: it exited between the check and the signal.
+    if ((error as { code?: string }).code !== 'ESRCH') throw error;
+  }
+}
+
+function stderrNote(tail: string): string {
+  const text = tail.trim();
+  return text === '' ? '' : ` Its last output on stderr: ${JSON.stringify(text.slice(-500))}`;
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: unknown })?.cause;
+  const message = errorMessage(error);
+  return cause instanceof Error && !message.includes(cause.message)
+    ? `${message} (${cause.message})`
+    : message;
+}
+
+function isZodError(error: unknown): error is { issues: { path: PropertyKey[]; message: string }[] } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    // zod's full and mini builds name it `ZodError` and `$ZodError`.
+    /ZodError$/.test(String((error as { name?: unknown }).name)) &&
+    Array.isArray((error as { issues?: unknown }).issues)
+  );
+}
+
+function zodIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 5)
+    .map(
+      (issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(result)'}: ${issue.message}`,
+    )
+    .join('; ');
+}
