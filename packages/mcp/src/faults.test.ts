@@ -33,7 +33,7 @@ describe('a call that goes wrong is a tool error the model sees', () => {
     expect(call).toMatchObject({
       isError: true,
       result:
-        'Error: MCP server "fault-server" is not running: its process exited. Its last output on stderr: "fatal: the disk went away"',
+        'Error: MCP server "fault-server" is not running: its process exited with code 3. Its last output on stderr: "fatal: the disk went away"',
     });
     expect(await goneWithin(toolset.servers[0]!.pid!, 1_000)).toBe(true);
     // The next call does not wait for a server that is gone.

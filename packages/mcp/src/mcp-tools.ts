@@ -117,6 +117,10 @@ export async function mcpTools(
     throw error;
   }
 
+  if (options.signal?.aborted) {
+    await closeAll();
+    throw new AbortError(undefined, { cause: options.signal.reason });
+  }
   let closing: Promise<void> | undefined;
   const close = () => {
     options.signal?.removeEventListener('abort', close);

@@ -1,7 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Progress, Tool as ServerTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  McpError,
+  type Progress,
+  type Tool as ServerTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AbortError, ConfigError, errorMessage } from '@swarm/core';
+import type { StdioTransport } from './stdio-transport.js';
 
 /** An MCP server that swarm starts as a child process and speaks to over its stdin and stdout (Node only). */
 export interface McpStdioServer {
@@ -22,10 +28,6 @@ export interface McpHttpServer {
 /** Where an MCP server is: a command to start, or the URL of a running one. */
 export type McpServer = McpStdioServer | McpHttpServer;
 
-/** How long a stdio server gets to exit after its stdin closes, then after SIGTERM, before SIGKILL. */
-const exitGraceMs = { stdinClosed: 200, terminated: 500 };
-const stderrTailChars = 2000;
-
 /** What one tool call of the connection is given: the call's signal, its time limit, and a progress listener. */
 export interface CallSettings {
   signal: AbortSignal | undefined;
@@ -35,34 +37,32 @@ export interface CallSettings {
 
 /**
  * One MCP client session with one server: starts (or reaches) it, lists its tools, calls them, and
- * ends it. A stdio server's process is ended for sure: its stdin is closed, then it gets SIGTERM,
- * then SIGKILL, and `close()` resolves only once it has exited.
+ * ends it. A stdio server's process is ended for sure (see `StdioTransport`): `close()` resolves
+ * once it has exited.
  */
 export class ServerConnection {
   /** How the server is named in messages: the name given, else the name it reports, else its command or URL. */
   label: string;
-  /** The server process (stdio), once started. */
-  pid: number | undefined;
   readonly #client = new Client({ name: '@swarm/mcp', version: '0' }, { capabilities: {} });
   readonly #transport: Transport;
-  readonly #stdio: boolean;
-  readonly #stderr: { tail: string };
-  readonly #ended: Promise<void>;
+  // The same transport when it is a server process, for its pid, its exit and its stderr.
+  readonly #process: StdioTransport | undefined;
   #endedBy: 'close' | 'server' | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(label: string, transport: Transport, stdio: boolean, stderr: { tail: string }) {
+  private constructor(label: string, transport: Transport, process: StdioTransport | undefined) {
     this.label = label;
     this.#transport = transport;
-    this.#stdio = stdio;
-    this.#stderr = stderr;
+    this.#process = process;
     // Watched from before the handshake, so a server that dies while starting is seen to end.
-    this.#ended = new Promise((resolve) => {
-      this.#client.onclose = () => {
-        this.#endedBy ??= 'server';
-        resolve();
-      };
-    });
+    this.#client.onclose = () => {
+      this.#endedBy ??= 'server';
+    };
+  }
+
+  /** The server's process (stdio), once started. */
+  get pid(): number | undefined {
+    return this.#process?.pid;
   }
 
   /** Starts or reaches the server and completes the MCP handshake; a server that cannot be reached is a ConfigError. */
@@ -70,24 +70,17 @@ export class ServerConnection {
     server: McpServer,
     options: { name: string | undefined; timeoutMs: number; signal: AbortSignal | undefined },
   ): Promise<ServerConnection> {
-    const stderr = { tail: '' };
-    const { transport, stdio } = await createTransport(server, stderr);
+    const { transport, process } = await createTransport(server);
     const label = options.name ?? ('command' in server ? server.command : String(server.url));
-    const connection = new ServerConnection(label, transport, stdio, stderr);
-    // The pid is read as soon as the process runs: the SDK forgets it when a failed handshake
-    // closes the transport, and a process that ignores its closed stdin must still be ended.
-    const start = transport.start.bind(transport);
-    transport.start = async () => {
-      await start();
-      connection.pid = processId(transport);
-    };
+    const connection = new ServerConnection(label, transport, process);
     try {
       await connection.#client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
     } catch (error) {
       await connection.close();
       if (options.signal?.aborted) throw new AbortError(undefined, { cause: options.signal.reason });
+      const verb = 'command' in server ? 'started' : 'reached';
       throw new ConfigError(
-        `MCP server "${label}" could not be ${stdio ? 'started' : 'reached'}: ${describe(error)}${stderrNote(stderr.tail)}`,
+        `MCP server "${label}" could not be ${verb}: ${describe(error)}${connection.#stderrNote()}`,
         { cause: error },
       );
     }
@@ -134,9 +127,12 @@ export class ServerConnection {
           cause: error,
         });
       }
-      throw new Error(`MCP server "${this.label}" answered with an error: ${describe(error)}`, {
-        cause: error,
-      });
+      if (error instanceof McpError) {
+        throw new Error(`MCP server "${this.label}" answered with an error: ${error.message}`, {
+          cause: error,
+        });
+      }
+      throw new Error(`The call to MCP server "${this.label}" failed: ${describe(error)}`, { cause: error });
     }
   }
 
@@ -148,88 +144,40 @@ export class ServerConnection {
 
   async #close(): Promise<void> {
     this.#endedBy ??= 'close';
-    if (!this.#stdio) {
-      // Tells the server the session is over; a server that is gone has nothing to end.
-      await (this.#transport as { terminateSession?: () => Promise<void> })
-        .terminateSession?.()
-        .catch(() => {});
-      await this.#client.close();
-      return;
-    }
-    const closing = this.#client.close();
-    const pid = this.pid;
-    if (pid !== undefined) {
-      if (!(await settlesWithin(this.#ended, exitGraceMs.stdinClosed))) signalProcess(pid, 'SIGTERM');
-      if (!(await settlesWithin(this.#ended, exitGraceMs.terminated))) signalProcess(pid, 'SIGKILL');
-      await this.#ended;
-    }
-    await closing;
+    // Tells an HTTP server the session is over; a server that is gone has no session to end.
+    await (this.#transport as { terminateSession?: () => Promise<void> })
+      .terminateSession?.()
+      .catch(() => {});
+    await this.#client.close();
   }
 
   #notRunning(): string {
     if (this.#endedBy === 'close') return `the tools of MCP server "${this.label}" were closed.`;
-    const what = this.#stdio ? 'its process exited' : 'it closed the connection';
-    return `MCP server "${this.label}" is not running: ${what}.${stderrNote(this.#stderr.tail)}`;
+    const exit = this.#process?.exit;
+    const what = exit === undefined ? 'it closed the connection' : `its process ${exit}`;
+    return `MCP server "${this.label}" is not running: ${what}.${this.#stderrNote()}`;
+  }
+
+  #stderrNote(): string {
+    const tail = this.#process?.stderrTail.trim() ?? '';
+    return tail === '' ? '' : ` Its last output on stderr: ${JSON.stringify(tail.slice(-500))}`;
   }
 }
 
 async function createTransport(
   server: McpServer,
-  stderr: { tail: string },
-): Promise<{ transport: Transport; stdio: boolean }> {
+): Promise<{ transport: Transport; process?: StdioTransport }> {
   if ('command' in server) {
     // Node only, so loaded only for a stdio server: an HTTP-only user never loads child_process.
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
-      env: server.env,
-      cwd: server.cwd,
-      stderr: 'pipe',
-    });
-    // Kept for messages: why a server would not start, or what it said before it died.
-    transport.stderr?.on('data', (chunk: Buffer | string) => {
-      stderr.tail = (stderr.tail + chunk.toString()).slice(-stderrTailChars);
-    });
-    return { transport, stdio: true };
+    const { StdioTransport } = await import('./stdio-transport.js');
+    const process = new StdioTransport(server);
+    return { transport: process, process };
   }
   const { StreamableHTTPClientTransport } = await import(
     '@modelcontextprotocol/sdk/client/streamableHttp.js'
   );
   const url = server.url instanceof URL ? server.url : new URL(server.url);
-  return {
-    transport: new StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } }),
-    stdio: false,
-  };
-}
-
-function processId(transport: Transport): number | undefined {
-  return (transport as { pid?: number | null }).pid ?? undefined;
-}
-
-function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    timer.unref?.();
-    void promise.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
-function signalProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): void {
-  try {
-    process.kill(pid, signal);
-  } catch (error) {
-    // ESRCH: it exited between the check and the signal.
-    if ((error as { code?: string }).code !== 'ESRCH') throw error;
-  }
-}
-
-function stderrNote(tail: string): string {
-  const text = tail.trim();
-  return text === '' ? '' : ` Its last output on stderr: ${JSON.stringify(text.slice(-500))}`;
+  return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers: server.headers } }) };
 }
 
 function describe(error: unknown): string {
