@@ -83,6 +83,22 @@ describe('a call that goes wrong is a tool error the model sees', () => {
   });
 });
 
+describe('notifications', () => {
+  it('a progress notification sent together with the answer still reaches the run, before the answer', async () => {
+    const toolset = await connect(faultServer());
+    const events: SwarmEvent[] = [];
+    const model = new ScriptedModel([toolCall('progress_with_answer', {}), reply('carried on')]);
+    await new Agent({ name: 'caller', model, tools: toolset.tools }).run('Call it', {
+      onEvent: (e) => events.push(e),
+    });
+
+    const types = events
+      .filter((e) => e.type === 'mcp.progress' || e.type === 'tool.result')
+      .map((e) => e.type);
+    expect(types).toEqual(['mcp.progress', 'tool.result']);
+  });
+});
+
 describe('ending the server while a call is in flight', () => {
   for (const [what, flags] of [
     ['a server that exits on SIGTERM', []],

@@ -1,11 +1,6 @@
 export { createMcpServer, type McpServeOptions } from './mcp-server.js';
-export {
-  type McpServerOptions,
-  type McpServers,
-  type McpToolset,
-  type McpToolsOptions,
-  mcpTools,
-} from './mcp-tools.js';
+export { type McpToolset, mcpTools } from './mcp-tools.js';
+export type { McpServerOptions, McpServers, McpToolsOptions } from './mcp-tools-options.js';
 export {
   type McpHttpServeOptions,
   type McpHttpServing,

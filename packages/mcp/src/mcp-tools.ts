@@ -4,53 +4,22 @@ import {
   AbortError,
   ConfigError,
   errorMessage,
-  isTimerMs,
   type JsonSchema,
-  MAX_TIMER_MS,
   type Tool,
   type ToolContext,
   ToolError,
   tool,
 } from '@swarm/core';
 import { jsonSchemaParameters } from './json-schema-parameters.js';
-import { checkServer, isServer } from './server-config.js';
+import {
+  type McpServers,
+  type McpToolsOptions,
+  type Settings,
+  serverEntries,
+  startLimit,
+} from './mcp-tools-options.js';
 import { type McpServer, ServerConnection } from './server-connection.js';
 import { resultText } from './tool-result.js';
-
-/** Which tools of a server to use, and how to call them. */
-export interface McpServerOptions {
-  /** Only these tools (the server's own names). A name the server does not offer is a ConfigError. */
-  include?: string[];
-  /** All tools but these (the server's own names). A name the server does not offer is a ConfigError. */
-  exclude?: string[];
-  /**
-   * Time limit of one call in milliseconds (default 60 000). Starting the server and listing its
-   * tools may take a minute, or `timeoutMs` if that is longer: `npx` may be downloading it.
-   */
-  timeoutMs?: number;
-  /** Put before every tool name the model sees (`fs_` gives `fs_read_file`): keeps two servers' tools apart. */
-  prefix?: string;
-  /** The longest result the model is sent, in characters (default 100 000); a longer one is cut, saying so. */
-  maxResultChars?: number;
-  /**
-   * Ask a person before each call. Reserved for core's coming `tool({ needsApproval })`: until
-   * `@swarm/core` has it, setting it is a ConfigError rather than calls that run unapproved.
-   */
-  needsApproval?:
-    | boolean
-    | ((args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
-}
-
-/** Options of `mcpTools`: the server's options, and what holds for the whole set. */
-export interface McpToolsOptions extends McpServerOptions {
-  /** How the server is named in messages (default: the name it reports). With several servers, their keys. */
-  name?: string;
-  /** Ends the servers when it aborts: give it a run's signal, and an abort of the run ends them too. */
-  signal?: AbortSignal;
-}
-
-/** Several servers at once, by name: the `mcpServers` object of a desktop client's config fits. */
-export type McpServers = Record<string, McpServer & McpServerOptions>;
 
 /** A server's tools as swarm tools, and the way to end the server. */
 export interface McpToolset {
@@ -64,8 +33,6 @@ export interface McpToolset {
   close(): Promise<void>;
 }
 
-const defaultTimeoutMs = 60_000;
-const defaultMaxResultChars = 100_000;
 const modelToolName = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
@@ -134,92 +101,6 @@ export async function mcpTools(
     skipped,
     close,
   };
-}
-
-const startLimit = (settings: Settings) => Math.max(settings.timeoutMs, defaultTimeoutMs);
-
-type Settings = Required<Omit<McpServerOptions, 'include' | 'exclude' | 'needsApproval'>> &
-  Pick<McpServerOptions, 'include' | 'exclude'>;
-
-// One server, or several by name, each with its options (its own, over the shared ones), checked
-// before anything starts.
-function serverEntries(
-  server: McpServer | McpServers,
-  options: McpToolsOptions,
-): { name: string | undefined; server: McpServer; options: Settings }[] {
-  if (typeof options !== 'object' || options === null) {
-    throw new ConfigError('mcpTools: options must be an object.');
-  }
-  if (options.name !== undefined && (typeof options.name !== 'string' || options.name.trim() === '')) {
-    throw new ConfigError(`mcpTools: name must be a non-empty string (got ${JSON.stringify(options.name)}).`);
-  }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-    throw new ConfigError('mcpTools: signal must be an AbortSignal.');
-  }
-  if (isServer(server)) {
-    return [
-      {
-        name: options.name,
-        server: checkServer(server, 'mcpTools'),
-        options: settingsOf(options, 'mcpTools'),
-      },
-    ];
-  }
-  if (
-    typeof server !== 'object' ||
-    server === null ||
-    Array.isArray(server) ||
-    Object.keys(server).length === 0
-  ) {
-    throw new ConfigError(
-      'mcpTools: give a server ({ command, args?, env?, cwd? } or { url, headers? }) or an object of servers by name.',
-    );
-  }
-  if (options.name !== undefined) {
-    throw new ConfigError('mcpTools: with several servers, their names are their keys; leave out `name`.');
-  }
-  return Object.entries(server).map(([name, entry]) => {
-    const where = `mcpTools: server "${name}"`;
-    if (!isServer(entry))
-      throw new ConfigError(`${where} must have a command (stdio) or a url (streamable HTTP).`);
-    const { include, exclude, timeoutMs, prefix, maxResultChars, needsApproval, ...config } = entry;
-    const own = { include, exclude, timeoutMs, prefix, maxResultChars, needsApproval };
-    for (const key of Object.keys(own) as (keyof typeof own)[]) if (own[key] === undefined) delete own[key];
-    return { name, server: checkServer(config, where), options: settingsOf({ ...options, ...own }, where) };
-  });
-}
-
-function settingsOf(options: McpServerOptions, where: string): Settings {
-  if (options.needsApproval !== undefined) {
-    throw new ConfigError(
-      `${where}: needsApproval needs approvals in @swarm/core's tool(), which this version does not have yet; leave it out, or exclude the tools that must not run unasked.`,
-    );
-  }
-  for (const key of ['include', 'exclude'] as const) {
-    const names = options[key];
-    if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string'))) {
-      throw new ConfigError(`${where}: ${key} must be an array of tool names.`);
-    }
-  }
-  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  if (!isTimerMs(timeoutMs)) {
-    throw new ConfigError(
-      `${where}: timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${options.timeoutMs}).`,
-    );
-  }
-  const maxResultChars = options.maxResultChars ?? defaultMaxResultChars;
-  if (!Number.isInteger(maxResultChars) || maxResultChars < 1) {
-    throw new ConfigError(
-      `${where}: maxResultChars must be an integer >= 1 (got ${options.maxResultChars}).`,
-    );
-  }
-  const prefix = options.prefix ?? '';
-  if (typeof prefix !== 'string' || !/^[a-zA-Z0-9_-]{0,32}$/.test(prefix)) {
-    throw new ConfigError(
-      `${where}: prefix must be at most 32 letters, digits, "_" or "-" (got ${JSON.stringify(options.prefix)}).`,
-    );
-  }
-  return { include: options.include, exclude: options.exclude, timeoutMs, maxResultChars, prefix };
 }
 
 // The server's tools that `include` / `exclude` keep. Names there must exist, so a typo is caught

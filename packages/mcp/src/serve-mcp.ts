@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ConfigError, type Member } from '@swarm/core';
@@ -15,13 +14,12 @@ export interface McpHttpServeOptions {
   port?: number;
 }
 
-/** Served over this process's stdin and stdout, as desktop MCP clients start a server (Node only). */
+/**
+ * Served over this process's stdin and stdout, as desktop MCP clients start a server (Node only).
+ * Nothing else may write to stdout meanwhile: log to stderr.
+ */
 export interface McpStdioServeOptions {
   transport: 'stdio';
-  /** Default `process.stdin`. */
-  stdin?: Readable;
-  /** Default `process.stdout`: nothing else may write to it while the server runs. */
-  stdout?: Writable;
 }
 
 /** A running streamable HTTP server. */
@@ -62,7 +60,7 @@ export function serveMcp<P extends z.ZodObject>(
   try {
     // Checked now, so a mistake fails here and not at the first client.
     checkServeOptions(runnable, options);
-    if (options.transport === 'stdio') return serveStdio(() => createMcpServer(runnable, options), options);
+    if (options.transport === 'stdio') return serveStdio(() => createMcpServer(runnable, options));
     if (options.transport !== undefined && options.transport !== 'http') {
       throw new ConfigError(
         `serveMcp: transport must be 'http' or 'stdio' (got ${JSON.stringify(options.transport)}).`,
@@ -74,9 +72,9 @@ export function serveMcp<P extends z.ZodObject>(
   }
 }
 
-async function serveStdio(newServer: () => Server, options: McpStdioServeOptions): Promise<McpStdioServing> {
+async function serveStdio(newServer: () => Server): Promise<McpStdioServing> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const stdin = options.stdin ?? process.stdin;
+  const { stdin } = process;
   const server = newServer();
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
@@ -86,7 +84,7 @@ async function serveStdio(newServer: () => Server, options: McpStdioServeOptions
   const ended = () => void server.close();
   stdin.once('end', ended);
   void closed.then(() => stdin.off('end', ended));
-  await server.connect(new StdioServerTransport(stdin, options.stdout ?? process.stdout));
+  await server.connect(new StdioServerTransport(stdin, process.stdout));
   return {
     closed,
     async close() {

@@ -33,6 +33,7 @@ export class StdioTransport implements Transport {
   #process: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
   #chunks: Buffer[] = [];
+  #delivered: Promise<void> = Promise.resolve();
   #buffered = 0;
 
   constructor(server: McpStdioServer) {
@@ -132,6 +133,9 @@ export class StdioTransport implements Transport {
     }
   }
 
+  // Each message is handed on a microtask after the one before. The SDK handles a notification a
+  // microtask after it gets it but a response at once: handed on together, a call's last progress
+  // notification would come after its response, and be dropped as for an unknown call.
   #deliver(line: string): void {
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (text.trim() === '') return;
@@ -142,7 +146,13 @@ export class StdioTransport implements Transport {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    this.onmessage?.(message);
+    this.#delivered = this.#delivered.then(() => {
+      try {
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
   }
 }
 

@@ -18,6 +18,11 @@ const tools = [
     inputSchema: noArguments,
   },
   {
+    name: 'progress_with_answer',
+    description: 'Sends its last progress notification and its answer in one write.',
+    inputSchema: noArguments,
+  },
+  {
     name: 'huge',
     description: 'Answers with a 5 MB text.',
     inputSchema: { type: 'object', properties: { megabytes: { type: 'number' } } },
@@ -51,9 +56,21 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 
 const transport = new StdioServerTransport();
 await server.connect(transport);
-// The SDK checks what a server answers, so the malformed answer is written past it, on the wire.
+// The SDK checks what a server answers and writes each message on its own, so these two answers are
+// written past it, on the wire.
 const receive = transport.onmessage;
 transport.onmessage = (message, extra) => {
+  if (message.method === 'tools/call' && message.params?.name === 'progress_with_answer') {
+    const progressToken = message.params._meta?.progressToken;
+    const progress = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken, progress: 1, total: 1 },
+    };
+    const answer = { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } };
+    process.stdout.write(`${JSON.stringify(progress)}\n${JSON.stringify(answer)}\n`);
+    return;
+  }
   if (message.method === 'tools/call' && message.params?.name === 'malformed') {
     void transport.send({
       jsonrpc: '2.0',
