@@ -79,11 +79,15 @@ async function serveStdio(newServer: () => Server): Promise<McpStdioServing> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
-  // The SDK's stdio transport does not watch for the end of its input: a client that has gone must
-  // end the server, or its run would go on for nobody.
+  // The SDK's stdio transport does not watch for the end of its input, nor for a write to a client
+  // that has gone (EPIPE): either ends the server, or its run would go on for nobody.
   const ended = () => void server.close();
   stdin.once('end', ended);
-  void closed.then(() => stdin.off('end', ended));
+  process.stdout.once('error', ended);
+  void closed.then(() => {
+    stdin.off('end', ended);
+    process.stdout.off('error', ended);
+  });
   await server.connect(new StdioServerTransport(stdin, process.stdout));
   return {
     closed,

@@ -91,6 +91,7 @@ export class ServerConnection {
   /** Every tool the server offers (all pages of `tools/list`). */
   async listTools(timeoutMs: number): Promise<ServerTool[]> {
     const tools: ServerTool[] = [];
+    const cursors = new Set<string>();
     let cursor: string | undefined;
     do {
       const page = await this.#client.listTools(cursor === undefined ? {} : { cursor }, {
@@ -98,6 +99,12 @@ export class ServerConnection {
       });
       tools.push(...page.tools);
       cursor = page.nextCursor;
+      if (cursor !== undefined && cursors.has(cursor)) {
+        throw new Error(
+          `MCP server "${this.label}" lists its tools in a loop: it gave the page cursor ${JSON.stringify(cursor)} twice.`,
+        );
+      }
+      if (cursor !== undefined) cursors.add(cursor);
     } while (cursor !== undefined);
     return tools;
   }
