@@ -18,7 +18,7 @@ import {
 } from './test-support.js';
 
 // The tools of real MCP servers from the npm registry (the reference "everything" server and the
-// filesystem server), started over stdio by each test, driven by an Agent whose scripted model
+// filesystem server), started over stdio by the tests, driven by an Agent whose scripted model
 // calls them as a real model would.
 
 let dir: string;
@@ -40,8 +40,18 @@ afterAll(async () => {
 });
 
 describe('tools of a server', () => {
+  // One server of each kind for these tests: they only call tools.
+  let files: McpToolset;
+  let everything: McpToolset;
+  beforeAll(async () => {
+    [files, everything] = await Promise.all([mcpTools(filesystemServer(dir)), mcpTools(everythingServer())]);
+  });
+  afterAll(async () => {
+    await Promise.all([files?.close(), everything?.close()]);
+  });
+
   it("sends the model each tool's JSON Schema exactly as the server wrote it", async () => {
-    const { tools } = await connect(filesystemServer(dir));
+    const { tools } = files;
     // What the server says, asked with the SDK's own client.
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(new StdioClientTransport({ ...filesystemServer(dir), stderr: 'ignore' }));
@@ -61,7 +71,7 @@ describe('tools of a server', () => {
   });
 
   it('an agent calls get-sum and answers with what the server computed', async () => {
-    const { tools } = await connect(everythingServer());
+    const { tools } = everything;
     const model = new ScriptedModel([toolCall('get-sum', { a: 2, b: 3 }), reply('2 + 3 = 5.')]);
     const result = await new Agent({ name: 'calculator', model, tools }).run('What is 2 + 3?');
 
@@ -74,7 +84,7 @@ describe('tools of a server', () => {
   });
 
   it('arguments that break the schema go back to the model and never reach the server', async () => {
-    const { tools } = await connect(filesystemServer(dir));
+    const { tools } = files;
     const target = join(dir, 'never.txt');
     const model = new ScriptedModel([
       toolCall('write_file', { path: target }),
@@ -89,7 +99,7 @@ describe('tools of a server', () => {
   });
 
   it("a server's error result is a tool error the model sees, and the run goes on", async () => {
-    const { tools } = await connect(filesystemServer(dir));
+    const { tools } = files;
     const model = new ScriptedModel([
       toolCall('read_text_file', { path: '/etc/hostname' }),
       reply('That file is outside the folder I may read.'),
@@ -103,7 +113,7 @@ describe('tools of a server', () => {
 
   it('reads and writes files in the folder it was given', async () => {
     await writeFile(join(dir, 'notes.txt'), 'bees pollinate crops');
-    const { tools } = await connect(filesystemServer(dir));
+    const { tools } = files;
     const model = new ScriptedModel([
       toolCall('read_text_file', { path: join(dir, 'notes.txt') }),
       toolCall('write_file', { path: join(dir, 'summary.txt'), content: 'Bees matter.' }),
@@ -119,7 +129,7 @@ describe('tools of a server', () => {
   });
 
   it('images and embedded resources become text the model can read', async () => {
-    const { tools } = await connect(everythingServer());
+    const { tools } = everything;
     const model = new ScriptedModel([
       toolCall('get-tiny-image', {}),
       toolCall('get-resource-reference', { resourceType: 'Text', resourceId: 1 }),
@@ -132,7 +142,7 @@ describe('tools of a server', () => {
   });
 
   it("the server's progress notifications are events of the run", async () => {
-    const { tools } = await connect(everythingServer());
+    const { tools } = everything;
     const events: SwarmEvent[] = [];
     const model = new ScriptedModel([
       toolCall('trigger-long-running-operation', { duration: 0.2, steps: 2 }, { id: 'call-1' }),
