@@ -7,7 +7,7 @@ import spawn from 'cross-spawn';
 import type { McpStdioServer } from './server-connection.js';
 
 /** How long the server gets to exit after its stdin closes, then after SIGTERM, before SIGKILL. */
-const exitGraceMs = { stdinClosed: 200, terminated: 500 };
+const exitGraceMs = { stdinClosed: 100, terminated: 400 };
 /** The longest message a server may send: past it the server is ended, not this process's memory. */
 const maxMessageBytes = 64 * 1024 * 1024;
 const stderrTailChars = 2000;
@@ -19,7 +19,7 @@ const pipeGraceMs = 100;
  * A message is read in time linear in its size: the SDK's buffer joins the whole message again at
  * every chunk, so a 5 MB result arrived 5x slower and blocked the event loop 10x longer
  * (`bench/large-result.ts`). And the process is ended for sure and soon: `close()` closes its
- * stdin, sends SIGTERM 200 ms later, SIGKILL 500 ms after that, and resolves once it has exited.
+ * stdin, sends SIGTERM 100 ms later, SIGKILL 400 ms after that, and resolves once it has exited.
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
