@@ -126,6 +126,7 @@ export class StdioTransport implements Transport {
     if (this.#buffered > maxMessageBytes) {
       this.#chunks = [];
       this.#buffered = 0;
+      this.exit = `was ended: it sent a message longer than ${maxMessageBytes / 1024 / 1024} MB`;
       this.onerror?.(
         new Error(`The server sent a message longer than ${maxMessageBytes} bytes; it is ended.`),
       );
