@@ -73,6 +73,8 @@ export function ensureNode(majorOrVersion) {
       '--no-fund',
       '--no-package-lock',
       '--loglevel=error',
+      // A stalled download is retried after two minutes, not npm's default five.
+      '--fetch-timeout=120000',
       `node@${version}`,
     ],
     { encoding: 'utf8' },
