@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// The publishing metadata every public package under packages/* must carry, checked (default) or
-// filled in (`--fix`). Packages are discovered, never listed, so a new package is held to the same
-// rules the day it lands: `node scripts/package-metadata.mjs --fix && pnpm install` brings it in line.
+// The publishing metadata every public package under packages/* and apps/* must carry, checked
+// (default) or filled in (`--fix`). Packages are discovered, never listed, so a new package is held
+// to the same rules the day it lands: `node scripts/package-metadata.mjs --fix && pnpm install`
+// brings it in line.
 //
 // Rules: a LICENSE identical to the root one (npm and pnpm pack only a package's own files);
-// `repository` with `directory`, `homepage` and `bugs`; top-level `main` and `types` matching
-// `exports["."]` for tools that ignore `exports`; `publishConfig.access: public` (scoped packages);
-// zod as a peer dependency (never a plain one) wherever zod types can cross the API: the package
-// imports zod, or it depends on a workspace package that has zod as a peer.
+// `repository` with `directory`, `homepage` and `bugs`; `publishConfig.access: public` (scoped
+// packages); `files` naming what is published; `engines.node` as the root's. A library (it has
+// `exports`) also has top-level `main` and `types` matching `exports["."]` for tools that ignore
+// `exports`, and zod as a peer dependency (never a plain one) wherever zod types can cross the API:
+// the package imports zod, or it depends on a workspace package that has zod as a peer. A command
+// (`bin`, no `exports`) has no API to share zod across: it brings the zod it runs on as a plain
+// dependency, and every `bin` file is inside `files`.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,16 +32,25 @@ export function acceptedZodPeer(range) {
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Every package directory under packages/ that is published (not `private`), in name order. */
+/** The folders whose packages may be published: libraries, and the apps (the `swarm` command). */
+const PACKAGE_FOLDERS = ['packages', 'apps'];
+
+/**
+ * Every package directory under packages/ and apps/ that is published (not `private`), in name
+ * order; `command` marks a package that is only a command (`bin` and no `exports`).
+ */
 export function publicPackages() {
-  const dir = join(root, 'packages');
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'package.json')))
-    .map((d) => {
-      const path = join(dir, d.name);
-      const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
-      return { dir: path, rel: relative(root, path).split('\\').join('/'), manifest };
-    })
+  return PACKAGE_FOLDERS.flatMap((folder) => {
+    const dir = join(root, folder);
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'package.json')))
+      .map((d) => {
+        const path = join(dir, d.name);
+        const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
+        const command = manifest.exports === undefined && manifest.bin !== undefined;
+        return { dir: path, rel: relative(root, path).split('\\').join('/'), manifest, command };
+      });
+  })
     .filter((p) => p.manifest.private !== true)
     .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name));
 }
@@ -68,17 +81,23 @@ function needsZodPeer(pkg, byName, seen = new Set()) {
 }
 
 /** The fields `pkg` must have, with the values they must have. */
-function expected(pkg, byName) {
+function expected(pkg, byName, engines) {
   const main = pkg.manifest.exports?.['.'];
   const want = {
     repository: { type: 'git', url: `git+${REPOSITORY}.git`, directory: pkg.rel },
     homepage: `${REPOSITORY}/tree/main/${pkg.rel}#readme`,
     bugs: { url: `${REPOSITORY}/issues` },
-    main: main?.default,
-    types: main?.types,
+    engines,
+    ...(!pkg.command && { main: main?.default, types: main?.types }),
     publishConfig: { access: 'public' },
   };
-  return { want, zodPeer: needsZodPeer(pkg, byName) };
+  return { want, zodPeer: !pkg.command && needsZodPeer(pkg, byName) };
+}
+
+/** The files a `bin` field names, as paths relative to the package. */
+function binFiles(manifest) {
+  const bin = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {});
+  return Object.values(bin).map((file) => file.replace(/^\.\//, ''));
 }
 
 /** Puts `key` right after `after` (or at the end) in a copy of `obj`, keeping every other key's place. */
@@ -101,6 +120,7 @@ const ANCHORS = {
   repository: 'license',
   homepage: 'repository',
   bugs: 'homepage',
+  engines: 'type',
   main: 'engines',
   types: 'main',
   publishConfig: 'files',
@@ -111,10 +131,11 @@ export function checkMetadata({ fix = false } = {}) {
   const packages = publicPackages();
   const byName = new Map(packages.map((p) => [p.manifest.name, p]));
   const rootLicense = readFileSync(join(root, 'LICENSE'), 'utf8');
+  const { engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const problems = [];
   for (const pkg of packages) {
     const name = pkg.manifest.name;
-    const { want, zodPeer } = expected(pkg, byName);
+    const { want, zodPeer } = expected(pkg, byName, engines);
     let m = pkg.manifest;
     for (const [key, value] of Object.entries(want)) {
       if (value === undefined) {
@@ -147,6 +168,16 @@ export function checkMetadata({ fix = false } = {}) {
             Object.entries({ ...m.devDependencies, zod: 'catalog:' }).sort(),
           ),
         };
+      }
+    }
+    if (pkg.command && m.peerDependencies?.zod) {
+      problems.push(`${name}: a command brings its own zod: make it a dependency, not a peer`);
+    }
+    const files = Array.isArray(m.files) ? m.files.map((f) => f.replace(/^\.\//, '').replace(/\/$/, '')) : [];
+    if (files.length === 0) problems.push(`${name}: "files" should list what is published (e.g. ["dist"])`);
+    for (const file of binFiles(m)) {
+      if (!files.some((f) => file === f || file.startsWith(`${f}/`))) {
+        problems.push(`${name}: the bin ${file} is not inside "files" ${JSON.stringify(m.files ?? [])}`);
       }
     }
     const license = join(pkg.dir, 'LICENSE');

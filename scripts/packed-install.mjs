@@ -1,16 +1,21 @@
 #!/usr/bin/env node
-// Checks the packages as users receive them: every public package under packages/* (discovered,
-// never listed) is built, packed with `pnpm pack`, linted with publint and arethetypeswrong, then
-// installed from the tarballs into a throwaway npm project outside the workspace together with the
-// LOWEST zod the packages support, and a consumer is type-checked (moduleResolution nodenext and
-// bundler, without @types/node, skipLibCheck off) and run with node, through import and require().
+// Checks the packages as users receive them: every public package under packages/* and apps/*
+// (discovered, never listed) is built, packed with `pnpm pack`, linted with publint and
+// arethetypeswrong, then the libraries are installed from the tarballs into a throwaway npm project
+// outside the workspace together with the LOWEST zod the packages support, and a consumer is
+// type-checked (moduleResolution nodenext and bundler, without @types/node, skipLibCheck off) and
+// run through import and require() on every Node of scripts/node-versions.mjs (22, 24, 26).
+// The command (@swarm/cli) is installed on each of those Nodes the three ways users get it, from a
+// loopback registry that serves the tarballs by name: `npm i @swarm/cli` in a project then `npx
+// swarm`, `npm i -g <tarball>` then its `swarm` bin, and `npx @swarm/cli` from an empty folder; each
+// prints its version and help, runs a spec against a loopback mock provider and the demo offline.
 // Packages that peer on the AI SDK (`ai`) get a second consumer with what the AI SDK itself needs:
 // its lowest zod (^4.1.8), @types/node and @types/json-schema.
 // Last, `changeset version` runs on a throwaway copy of the repository and `pnpm publish --dry-run`
 // over its packages, so a release is rehearsed without touching this checkout.
 //
 // Usage: node scripts/packed-install.mjs [--keep]   (--keep leaves the temp directory for a look)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -19,11 +24,16 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureNode, NODE_VERSIONS } from './node-versions.mjs';
 import { checkMetadata, publicPackages, root, ZOD_PEER_RANGE } from './package-metadata.mjs';
+import { tarballRegistry } from './tarball-registry.mjs';
 
 const keep = process.argv.includes('--keep');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -31,13 +41,33 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const started = Date.now();
 
 /** Runs a command quietly; on failure prints what it said and stops the whole check. */
-function run(cmd, args, { cwd = root } = {}) {
-  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+function run(cmd, args, { cwd = root, env = process.env } = {}) {
+  const result = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (result.status !== 0) {
     process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
     throw new Error(`${[cmd, ...args].join(' ')} (in ${cwd}) exited with ${result.status ?? result.signal}`);
   }
   return result.stdout;
+}
+
+/**
+ * `run` for a command that talks to a server of this process (the tarball registry, the mock
+ * provider): spawnSync would block the event loop those servers answer on.
+ */
+function runAsync(cmd, args, { cwd = root, env = process.env } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve(stdout);
+      process.stderr.write(`${stdout}${stderr}`);
+      reject(new Error(`${[cmd, ...args].join(' ')} (in ${cwd}) exited with ${code ?? signal}`));
+    });
+  });
 }
 
 /** Logs the start of a step with the time since the check began. */
@@ -132,6 +162,224 @@ const CHECK_REQUIRE = `for (const name of require('./entries.json')) {
 console.log('require(esm) ok');
 `;
 
+/**
+ * Places in a package's .d.ts files that only type-check with @types/node installed: the NodeJS
+ * namespace, `node:` imports and `reference types="node"`. Allowed only when the package itself
+ * depends on @types/node (then its users get it). The consumer type-check below would fail on them
+ * too; this names the file and line.
+ */
+function nodeTypeLeaks(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  if (manifest.dependencies?.['@types/node'] || manifest.peerDependencies?.['@types/node']) return [];
+  const pattern = /\bNodeJS\.|from\s+['"]node:|import\(['"]node:|reference\s+types=["']node["']/;
+  const leaks = [];
+  for (const file of readdirSync(dir, { recursive: true })) {
+    if (!String(file).endsWith('.d.ts')) continue;
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (pattern.test(line)) leaks.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+  }
+  return leaks;
+}
+
+/** The package a bare import specifier names (`@scope/name/sub` -> `@scope/name`); undefined for a builtin. */
+function packageOf(specifier) {
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** The packages a package's JavaScript imports (static, dynamic and require), builtins left out. */
+function importedPackages(dir) {
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g;
+  const found = new Set();
+  for (const file of readdirSync(dir, { recursive: true })) {
+    if (!/\.(m|c)?js$/.test(String(file)) || String(file).startsWith('node_modules')) continue;
+    for (const match of readFileSync(join(dir, file), 'utf8').matchAll(pattern)) {
+      const name = packageOf(match[1]);
+      if (name !== undefined) found.add(name);
+    }
+  }
+  return found;
+}
+
+/**
+ * What is wrong with the dependencies of an unpacked package: an import it does not declare (a
+ * user's install would miss it), and for a command, a dependency it never imports (dead weight in
+ * every `npx`). A library may declare more: types and optional peers.
+ */
+function dependencyProblems(dir, packed, command) {
+  const declared = new Set(
+    [packed.dependencies, packed.peerDependencies, packed.optionalDependencies].flatMap((d) =>
+      Object.keys(d ?? {}),
+    ),
+  );
+  const imported = importedPackages(dir);
+  const problems = [...imported]
+    .filter((name) => name !== packed.name && !declared.has(name))
+    .map((name) => `imports ${name}, which it does not declare`);
+  if (command) {
+    for (const name of Object.keys(packed.dependencies ?? {})) {
+      if (!imported.has(name)) problems.push(`depends on ${name}, which its code never imports`);
+    }
+  }
+  return problems;
+}
+
+/** Problems with a command's bin files in the tarball: each starts with a node shebang and is executable. */
+function binProblems(unpacked, tarball, packed) {
+  const bins = typeof packed.bin === 'string' ? { [packed.name]: packed.bin } : (packed.bin ?? {});
+  const listing = run('tar', ['-tvzf', tarball]);
+  const problems = [];
+  for (const [name, file] of Object.entries(bins)) {
+    const path = `package/${file.replace(/^\.\//, '')}`;
+    if (!existsSync(join(unpacked, path))) {
+      problems.push(`bin ${name}: ${path} is not in the tarball`);
+      continue;
+    }
+    const firstLine = readFileSync(join(unpacked, path), 'utf8').split('\n', 1)[0];
+    if (firstLine !== '#!/usr/bin/env node')
+      problems.push(`bin ${name}: ${path} starts with ${JSON.stringify(firstLine)}, not the node shebang`);
+    const mode =
+      listing
+        .split('\n')
+        .find((line) => line.endsWith(` ${path}`))
+        ?.split(/\s+/)[0] ?? '';
+    if (!/^-rwx/.test(mode) || !(statSync(join(unpacked, path)).mode & 0o100)) {
+      problems.push(`bin ${name}: ${path} is not executable in the tarball (${mode})`);
+    }
+  }
+  return problems;
+}
+
+/** The spec every install of the command runs: two agents in a SequentialWorkflow. */
+const COMMAND_SPEC = `name: Draft and edit
+topology: SequentialWorkflow
+agents:
+  - name: writer
+    instructions: You write a first draft.
+  - name: editor
+    instructions: You tighten the draft you are given.
+task: Explain what a mutex is in two sentences.
+`;
+const MOCK_ANSWER = 'A mutex lets one thread at a time into a critical section.';
+
+/**
+ * The environment a command runs in: the Node under test first on the PATH (so `npm`, `npx` and the
+ * bin's `#!/usr/bin/env node` all run on it), the tarball registry for the scope, and no model
+ * configured unless `model` says which (keys and models of this shell never leak in).
+ */
+function commandEnv(node, registry, model = {}) {
+  const env = { ...process.env, ...registry.env, OLLAMA_HOST: 'http://127.0.0.1:9', ...model };
+  for (const key of Object.keys(env)) {
+    if (/^(SWARM_MODEL|OPENAI_|ANTHROPIC_)/.test(key) && !(key in model)) delete env[key];
+  }
+  env.PATH = [dirname(node.binary), process.env.PATH].join(delimiter);
+  return env;
+}
+
+/**
+ * Installs a command the three ways users get it, on every Node, and runs each install: version,
+ * help, a spec against a loopback mock provider (the real OpenAI SDK over HTTP), and the demo with
+ * no model at all.
+ */
+async function checkCommand(command, packages, nodes) {
+  const { name, version, bin } = command.packed;
+  const binName = typeof bin === 'string' ? name.split('/').pop() : Object.keys(bin)[0];
+  const testing = await import(
+    pathToFileURL(createRequire(join(command.dir, 'package.json')).resolve('@swarm/core/testing')).href
+  );
+  const server = await testing.mockProviderServer({ handler: () => ({ text: MOCK_ANSWER }) });
+  const registry = await tarballRegistry(
+    packages.map((p) => ({ manifest: p.packed, tarball: p.tarball })),
+    name.split('/')[0],
+  );
+  // npx keeps what it installed in the npm cache by package name, and every build here is the same
+  // version: a cache of this check's own keeps an earlier build from answering.
+  const npmCache = join(work, 'npm-cache');
+  const npmFlags = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `--cache=${npmCache}`];
+  const spec = join(work, 'spec.yaml');
+  writeFileSync(spec, COMMAND_SPEC);
+  const model = {
+    SWARM_MODEL: 'openai:mock-model',
+    OPENAI_API_KEY: 'offline-mock-key',
+    OPENAI_BASE_URL: server.openaiBaseURL,
+  };
+
+  /** Runs one install of the command (`argv` starts it) through its version, help, a spec and the demo. */
+  const exercise = async (label, argv, cwd, node) => {
+    const [cmd, ...prefix] = argv;
+    const plain = commandEnv(node, registry);
+    const said = (await runAsync(cmd, [...prefix, '--version'], { cwd, env: plain })).trim();
+    if (said !== version)
+      throw new Error(`${label} --version printed ${JSON.stringify(said)}, not ${version}`);
+    const help = await runAsync(cmd, [...prefix, '--help'], { cwd, env: plain });
+    if (!help.includes(`${binName} run <spec`))
+      throw new Error(`${label} --help does not show the run command`);
+
+    const before = server.requests.length;
+    const ran = JSON.parse(
+      await runAsync(cmd, [...prefix, 'run', spec, '--json', '--quiet'], {
+        cwd,
+        env: commandEnv(node, registry, model),
+      }),
+    );
+    const calls = server.requests.length - before;
+    if (ran.output !== MOCK_ANSWER || calls !== 2 || ran.llmCalls !== 2) {
+      throw new Error(
+        `${label} run spec.yaml answered ${JSON.stringify(ran.output)} in ${ran.llmCalls} calls (the provider saw ${calls}); expected the editor's answer after 2`,
+      );
+    }
+
+    const reports = join(cwd, `reports-${node.version}`);
+    const demo = await runAsync(cmd, [...prefix, 'demo', '--out', reports], { cwd, env: plain });
+    if (!demo.includes('Tax Expert') || readdirSync(reports).filter((f) => f.endsWith('.html')).length < 2) {
+      throw new Error(`${label} demo did not route offline and write its reports:\n${demo}`);
+    }
+    console.log(`[packed]   ${label}: --version ${said}, --help, run spec.yaml (2 calls), demo offline`);
+  };
+
+  try {
+    for (const node of nodes) {
+      step(`${name} on Node ${node.version}: npm i + npx ${binName}, npm i -g, npx ${name}`);
+      const env = commandEnv(node, registry);
+
+      const project = join(work, `command-project-${node.version}`);
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'package.json'),
+        `${JSON.stringify({ name: 'swarm-command-user', private: true, type: 'module' }, null, 2)}\n`,
+      );
+      await runAsync('npm', ['install', ...npmFlags, name], { cwd: project, env });
+      await exercise(`npx ${binName}`, ['npx', '--no', '--', binName], project, node);
+
+      const prefix = join(work, `command-global-${node.version}`);
+      await runAsync('npm', ['install', '--global', `--prefix=${prefix}`, ...npmFlags, command.tarball], {
+        cwd: work,
+        env,
+      });
+      // The bin as the shell finds it: its shebang and executable bit, no node in front.
+      await exercise(`npm i -g, ${binName}`, [join(prefix, 'bin', binName)], prefix, node);
+
+      const empty = join(work, `command-npx-${node.version}`);
+      mkdirSync(empty);
+      await exercise(
+        `npx ${name}`,
+        ['npx', '--yes', '--prefer-offline', `--cache=${npmCache}`, '--', name],
+        empty,
+        node,
+      );
+    }
+    const served = registry.requests.filter((r) => r.includes('/-/tarballs/')).length;
+    if (served === 0) throw new Error('npm fetched no tarball from the loopback registry');
+  } finally {
+    await registry.close();
+    await server.close();
+  }
+}
+
 /** The @types packages a consumer may be given, at the versions it gets. */
 const TYPE_PACKAGES = { '@types/node': '22.20.7', '@types/json-schema': '7.0.15' };
 
@@ -185,28 +433,6 @@ export async function scenario(): Promise<string> {
 `,
 };
 
-/**
- * Places in a package's .d.ts files that only type-check with @types/node installed: the NodeJS
- * namespace, `node:` imports and `reference types="node"`. Allowed only when the package itself
- * depends on @types/node (then its users get it). The consumer type-check below would fail on them
- * too; this names the file and line.
- */
-function nodeTypeLeaks(dir) {
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  if (manifest.dependencies?.['@types/node'] || manifest.peerDependencies?.['@types/node']) return [];
-  const pattern = /\bNodeJS\.|from\s+['"]node:|import\(['"]node:|reference\s+types=["']node["']/;
-  const leaks = [];
-  for (const file of readdirSync(dir, { recursive: true })) {
-    if (!String(file).endsWith('.d.ts')) continue;
-    readFileSync(join(dir, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (pattern.test(line)) leaks.push(`${file}:${i + 1}: ${line.trim()}`);
-      });
-  }
-  return leaks;
-}
-
 /** Whether a package's public types come from the AI SDK (it peers on `ai`). */
 function usesAiSdk(pkg) {
   return Boolean(pkg.manifest.peerDependencies?.ai);
@@ -225,7 +451,7 @@ function compareVersions(a, b) {
  * then type-checks every entry point of the `checked` packages and `scenario` (nodenext and
  * bundler, skipLibCheck off) and runs them through import and require().
  */
-function checkConsumer({ name, packages, checked, zodVersion, typePackages, scenario }) {
+function checkConsumer({ name, packages, checked, zodVersion, typePackages, scenario, nodes }) {
   const withTypes = typePackages.length === 0 ? 'no @types' : typePackages.join(', ');
   step(`${name}: install the tarballs with zod ${zodVersion} (${withTypes}) into a fresh npm project`);
   const consumer = join(work, name);
@@ -324,8 +550,11 @@ function checkConsumer({ name, packages, checked, zodVersion, typePackages, scen
     );
     run(process.execPath, [tsc, '-p', file], { cwd: consumer });
   }
-  console.log(run(process.execPath, ['dist/main.js'], { cwd: consumer }).trim());
-  console.log(run(process.execPath, ['check-require.cjs'], { cwd: consumer }).trim());
+  for (const { binary, version } of nodes) {
+    step(`${name}: run on Node ${version}: import and require() of every entry point`);
+    console.log(run(binary, ['dist/main.js'], { cwd: consumer }).trim());
+    console.log(run(binary, ['check-require.cjs'], { cwd: consumer }).trim());
+  }
 }
 
 const work = mkdtempSync(join(tmpdir(), 'swarm-packed-'));
@@ -338,9 +567,12 @@ try {
     );
   }
   const packages = publicPackages();
+  const libraries = packages.filter((p) => !p.command);
+  const commands = packages.filter((p) => p.command);
+  const workspaceFilters = packages.map((p) => `--filter=./${p.rel}`);
 
   step(`build ${packages.length} packages`);
-  run('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=./packages/*', '--output-logs=errors-only']);
+  run('pnpm', ['exec', 'turbo', 'run', 'build', ...workspaceFilters, '--output-logs=errors-only']);
 
   step('pack');
   const tarballs = join(work, 'tarballs');
@@ -354,13 +586,21 @@ try {
     mkdirSync(unpacked, { recursive: true });
     run('tar', ['-xzf', pkg.tarball, '-C', unpacked]);
     const packed = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8'));
+    pkg.packed = packed;
     const specs = Object.values({ ...packed.dependencies, ...packed.peerDependencies });
     const missing = ['LICENSE', 'README.md'].filter((f) => !existsSync(join(unpacked, 'package', f)));
     if (missing.length > 0) throw new Error(`${name}: the tarball lacks ${missing.join(', ')}`);
     if (specs.some((s) => /^(workspace|catalog):/.test(s))) {
       throw new Error(`${name}: the tarball kept a workspace/catalog specifier`);
     }
-    if (packed.dependencies?.zod) throw new Error(`${name}: zod is a plain dependency of the tarball`);
+    if (!pkg.command && packed.dependencies?.zod) {
+      throw new Error(`${name}: zod is a plain dependency of the tarball`);
+    }
+    const problems = [
+      ...dependencyProblems(join(unpacked, 'package'), packed, pkg.command),
+      ...(pkg.command ? binProblems(unpacked, pkg.tarball, packed) : []),
+    ];
+    if (problems.length > 0) throw new Error(`${name}:\n  ${problems.join('\n  ')}`);
     const leaks = nodeTypeLeaks(join(unpacked, 'package'));
     if (leaks.length > 0) {
       throw new Error(
@@ -374,20 +614,26 @@ try {
     run(bin('publint'), [pkg.tarball, '--strict']);
     // ESM only on purpose (DESIGN 2): the CommonJS resolutions (node10, node16 from CJS) are out of
     // scope, which is exactly what the esm-only profile leaves out. node16-ESM and bundler must pass.
-    run(bin('attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped']);
+    // A command has nothing to import, so no types to resolve.
+    if (!pkg.command) run(bin('attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped']);
   }
 
+  const nodes = Object.keys(NODE_VERSIONS).map((major) => {
+    const binary = ensureNode(major);
+    return { binary, version: run(binary, ['--version']).trim() };
+  });
   // Packages whose public types come from the AI SDK are checked in a consumer of their own: `ai`
   // needs zod ^4.1.8 and its declarations need Node's and json-schema's types (see AI_SDK_CONSUMER).
-  const aiSdk = packages.filter(usesAiSdk);
-  const plain = packages.filter((p) => !usesAiSdk(p));
+  const aiSdk = libraries.filter(usesAiSdk);
+  const plain = libraries.filter((p) => !usesAiSdk(p));
   checkConsumer({
     name: 'consumer',
-    packages,
+    packages: libraries,
     checked: plain,
     zodVersion: lowest(ZOD_PEER_RANGE),
     typePackages: [],
     scenario: SCENARIO,
+    nodes,
   });
   if (aiSdk.length > 0) {
     const zodVersion = aiSdk
@@ -395,12 +641,17 @@ try {
       .reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b));
     checkConsumer({
       name: 'ai-sdk-consumer',
-      packages,
+      packages: libraries,
       checked: aiSdk,
       zodVersion,
       typePackages: AI_SDK_CONSUMER.typePackages,
       scenario: AI_SDK_CONSUMER.scenario,
+      nodes,
     });
+  }
+
+  for (const command of commands) {
+    await checkCommand(command, packages, nodes);
   }
 
   step('changeset version + pnpm publish --dry-run on a throwaway copy');
@@ -422,14 +673,10 @@ try {
     throw new Error(`changeset version left several versions: ${[...versions].join(', ')}`);
   // pnpm resolves workspace:* from installed workspace links, so the copy is installed (offline
   // store), devDependencies included: a package's tests may use another workspace package.
-  run(
-    'pnpm',
-    ['install', '--frozen-lockfile', '--prefer-offline', '--ignore-scripts', '--filter=./packages/*'],
-    {
-      cwd: copy,
-    },
-  );
-  const published = run('pnpm', ['-r', '--filter=./packages/*', 'publish', '--dry-run', '--no-git-checks'], {
+  run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--ignore-scripts', ...workspaceFilters], {
+    cwd: copy,
+  });
+  const published = run('pnpm', ['-r', ...workspaceFilters, 'publish', '--dry-run', '--no-git-checks'], {
     cwd: copy,
   });
   const unpublished = packages.filter((p) => !published.includes(`${p.manifest.name}@`));

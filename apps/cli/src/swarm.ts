@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 import { demoCommand } from './demo.js';
@@ -16,6 +17,7 @@ Usage:
       --quiet            no live progress on stderr
   swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
   swarm types                                  the topologies this command knows
+  swarm --version                              the version of @swarm/cli
 
 Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
 
@@ -40,9 +42,14 @@ async function main(argv: string[]): Promise<void> {
       quiet: { type: 'boolean' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
   const [command, ...rest] = positionals;
+  if (values.version) {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
   if (values.help || command === undefined || command === 'help') {
     process.stdout.write(`${usage}\n`);
     return;
@@ -81,6 +88,15 @@ async function main(argv: string[]): Promise<void> {
     default:
       throw new CliError(`unknown command "${command}"; try swarm --help`, 2);
   }
+}
+
+// The package's own manifest, one folder up from both src/ and the published dist/: the version a
+// user installed, not one baked in at build time that a release could leave behind.
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
 }
 
 // A reader that stops early (`swarm demo | head`) closes the pipe: that ends the command quietly.

@@ -382,6 +382,14 @@ describe('swarm types and swarm demo', () => {
     });
   });
 
+  it('prints the installed package version with --version and -v', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await swarm(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect(await swarm(['-v'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
   it('rejects an unknown command in one line', async () => {
     const ran = await swarm(['fly']);
     expect(ran).toMatchObject({ code: 2, stderr: 'swarm: unknown command "fly"; try swarm --help\n' });
