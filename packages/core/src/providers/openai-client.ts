@@ -76,7 +76,7 @@ export function lazyOpenAIClient(
 
 /** What a provider over the `openai` SDK needs to run its requests with swarm's retry policy. */
 export interface OpenAICallSetup {
-  /** The retry policy, with light signals for clients of the pinned SDK (see `callPolicy`). */
+  /** The retry policy (see `callPolicy`). */
   policy: CallPolicy;
   /** The SDK client, created at the first call with the attempt timeout and no retries of its own. */
   getClient: () => OpenAI;
@@ -87,10 +87,10 @@ export interface OpenAICallSetup {
 }
 
 /**
- * The setup `openaiModel` and `openaiEmbedder` share (options already validated). A client of the
- * pinned SDK (created here, or an instance of the same OpenAI class) uses a signal in a known way,
- * so its attempts run on light signals; any other client (a wrapper, a fake, another copy of the
- * SDK) gets real AbortSignals. The client created here already has the attempt timeout and no
+ * The setup `openaiModel` and `openaiEmbedder` share (options already validated). Every client's
+ * attempts run on real AbortSignals: openai 7 composes a real one with `AbortSignal.any`, and
+ * subscribes to any other through WeakRefs and a FinalizationRegistry that let go only after
+ * garbage collection. The client created here already has the attempt timeout and no
  * retries; a client given in the options is told them per request (an explicit per-request
  * `timeout` costs every request an extra header, so it is sent only where needed).
  */
@@ -98,8 +98,7 @@ export function openaiCallSetup(
   provider: string,
   options: OpenAIConnectionOptions & ProviderCallOptions,
 ): OpenAICallSetup {
-  const lightSignals = options.client === undefined || options.client instanceof OpenAI;
-  const policy = callPolicy(provider, options, { lightSignals });
+  const policy = callPolicy(provider, options);
   const timeout = Math.ceil(policy.timeoutMs);
   return {
     policy,
