@@ -1,6 +1,7 @@
 export type { RedisConnection } from './connection.js';
 export { createWorker, type RateLimit, type SwarmWorker, type SwarmWorkerOptions } from './create-worker.js';
 export type { QueuedRunOptions, SwarmJobData } from './job-data.js';
+export { JobLostError, JobTimeoutError, type QueueErrorCode } from './queue-errors.js';
 export {
   RedisSessionStore,
   type RedisSessionStoreOptions,
@@ -13,7 +14,7 @@ export {
   type SerializedError,
   serializeError,
 } from './serialized-error.js';
-export type { SwarmJob } from './swarm-job.js';
+export type { ResultOptions, SwarmJob } from './swarm-job.js';
 export {
   type BatchedRunOptions,
   type EnqueueOptions,

@@ -11,6 +11,7 @@ import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
 import type { QueuedRunOptions, SwarmJobData } from './job-data.js';
+import { JobLostError } from './queue-errors.js';
 import { decodeFailedReason } from './serialized-error.js';
 import { JobWatch, type SwarmJob } from './swarm-job.js';
 
@@ -29,6 +30,12 @@ export interface SwarmQueueOptions {
    * holds only while its job is kept.
    */
   keepJobs?: { completed?: number; failed?: number };
+  /**
+   * How often the producer checks that the jobs it waits for are still in Redis (default 5,000 ms).
+   * A job gone before it finished (Redis flushed, a key evicted, the job removed) rejects its
+   * `result()` with `JobLostError` instead of leaving it waiting for ever.
+   */
+  checkIntervalMs?: number;
 }
 
 /** Options of `queue.enqueue`. */
@@ -59,6 +66,12 @@ export class SwarmQueue {
   readonly #connection: ReturnType<typeof redisOptions>;
   readonly #watches = new Map<string, Set<JobWatch<TopologyResult>>>();
   readonly #jobOptions: JobsOptions;
+  readonly #checkIntervalMs: number;
+  // Jobs stored in Redis that a watch of this producer waits for: checked for loss.
+  readonly #stored = new Set<string>();
+  #checkTimer: NodeJS.Timeout | undefined;
+  #checking = false;
+  #redis: Redis | undefined;
   #events: Promise<QueueEvents> | undefined;
   #closed = false;
 
@@ -83,6 +96,11 @@ export class SwarmQueue {
         throw new ConfigError(`SwarmQueue: keepJobs.${state} must be an integer >= 0 (got ${count}).`);
       }
     }
+    const checkIntervalMs = options.checkIntervalMs ?? 5_000;
+    if (!Number.isInteger(checkIntervalMs) || checkIntervalMs < 1) {
+      throw new ConfigError(`SwarmQueue: checkIntervalMs must be an integer >= 1 (got ${checkIntervalMs}).`);
+    }
+    this.#checkIntervalMs = checkIntervalMs;
     this.#jobOptions = {
       attempts,
       backoff: { type: backoff.type, delay: backoff.delayMs },
@@ -115,6 +133,7 @@ export class SwarmQueue {
     });
     // A job given by id may have finished before (an idempotent re-enqueue): it sends no more events.
     if (options.jobId !== undefined) await this.#settleIfFinished(watch);
+    this.#checkFor([watch]);
     return watch;
   }
 
@@ -171,6 +190,7 @@ export class SwarmQueue {
         for (const watch of watches) watch.fail(error);
         throw error;
       });
+    this.#checkFor(watches);
     return settle(watches);
   }
 
@@ -191,10 +211,16 @@ export class SwarmQueue {
         watch.fail(new AbortError(`SwarmQueue "${this.name}" closed before job ${watch.id} finished.`));
     }
     this.#watches.clear();
+    this.#stored.clear();
+    clearTimeout(this.#checkTimer);
+    this.#checkTimer = undefined;
     const events = this.#events;
     this.#events = undefined;
+    const redis = this.#redis;
+    this.#redis = undefined;
     await Promise.all([
       this.#queue.close(),
+      redis?.quit().catch(() => redis.disconnect()),
       events?.then(
         (e) => e.close(),
         () => undefined,
@@ -233,7 +259,7 @@ export class SwarmQueue {
 
   #watch<R extends TopologyResult>(id: string): JobWatch<R> {
     // Stored untyped: the stream hands back whatever the worker's topology returned.
-    const watch = new JobWatch<R>(id) as unknown as JobWatch<TopologyResult>;
+    const watch = new JobWatch<R>(this.name, id) as unknown as JobWatch<TopologyResult>;
     const watches = this.#watches.get(id) ?? new Set();
     this.#watches.set(id, watches);
     watches.add(watch);
@@ -247,7 +273,84 @@ export class SwarmQueue {
   #unwatch(watch: JobWatch<TopologyResult>): void {
     const watches = this.#watches.get(watch.id);
     watches?.delete(watch);
-    if (watches?.size === 0) this.#watches.delete(watch.id);
+    if (watches?.size !== 0) return;
+    this.#watches.delete(watch.id);
+    this.#stored.delete(watch.id);
+    if (this.#stored.size === 0) {
+      clearTimeout(this.#checkTimer);
+      this.#checkTimer = undefined;
+    }
+  }
+
+  // Once stored in Redis (never before: a job being added is not lost), a waited-for job is
+  // checked for loss every `checkIntervalMs` until it settles.
+  #checkFor(watches: readonly { id: string; settled: boolean }[]): void {
+    for (const watch of watches) if (!watch.settled) this.#stored.add(watch.id);
+    this.#scheduleCheck();
+  }
+
+  #scheduleCheck(): void {
+    if (this.#checkTimer || this.#checking || this.#closed || this.#stored.size === 0) return;
+    this.#checkTimer = setTimeout(() => {
+      this.#checkTimer = undefined;
+      this.#checking = true;
+      this.#checkStored()
+        // A check that could not reach Redis proves nothing either way: the next one asks again.
+        .catch(() => undefined)
+        .finally(() => {
+          this.#checking = false;
+          this.#scheduleCheck();
+        });
+    }, this.#checkIntervalMs);
+    // Waiting producers are kept alive by their Redis connections, not by this check.
+    this.#checkTimer.unref();
+  }
+
+  async #checkStored(): Promise<void> {
+    const ids = [...this.#stored];
+    const client = this.#client();
+    const pipeline = client.pipeline();
+    for (const id of ids) pipeline.exists(this.#queue.toKey(id));
+    const replies = (await pipeline.exec()) ?? [];
+    // Settled while the check ran: nothing to do.
+    const missing = ids.filter(
+      (id, i) => this.#stored.has(id) && replies[i]?.[0] === null && replies[i]?.[1] === 0,
+    );
+    if (missing.length === 0) return;
+    // A job kept for no time once finished (keepJobs) is removed as its end enters the event stream
+    // (one script), maybe before this producer read that end: look for it there before calling the
+    // job lost.
+    const ends = await this.#endsInStream(client, new Set(missing));
+    for (const id of missing) {
+      const end = ends.get(id);
+      for (const watch of this.#watches.get(id) ?? []) {
+        if (end?.event === 'completed') watch.complete(end.value as TopologyResult);
+        else if (end?.event === 'failed') watch.fail(decodeFailedReason(end.value as string));
+        else watch.fail(new JobLostError(this.name, id));
+      }
+    }
+  }
+
+  async #endsInStream(
+    client: Redis,
+    ids: Set<string>,
+  ): Promise<Map<string, { event: 'completed' | 'failed'; value: unknown }>> {
+    const ends = new Map<string, { event: 'completed' | 'failed'; value: unknown }>();
+    const entries = await client.xrevrange(this.#queue.keys.events!, '+', '-', 'COUNT', STREAM_SCAN);
+    for (const [, fields] of entries) {
+      const entry: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!;
+      const { event, jobId } = entry;
+      if (jobId === undefined || !ids.has(jobId) || ends.has(jobId)) continue;
+      if (event === 'completed') ends.set(jobId, { event, value: JSON.parse(entry.returnvalue ?? 'null') });
+      if (event === 'failed') ends.set(jobId, { event, value: entry.failedReason ?? '' });
+    }
+    return ends;
+  }
+
+  #client(): Redis {
+    this.#redis ??= new Redis({ ...this.#connection, maxRetriesPerRequest: 3 });
+    return this.#redis;
   }
 
   // A job that had already finished (an idempotent re-enqueue) sends no more events: read its state.
@@ -265,15 +368,8 @@ export class SwarmQueue {
   // stream's current end so that nothing published after an enqueue is missed.
   #listening(): Promise<QueueEvents> {
     this.#events ??= (async () => {
-      const client = new Redis({ ...this.#connection, lazyConnect: true, maxRetriesPerRequest: 3 });
-      let lastEventId = '0-0';
-      try {
-        await client.connect();
-        const tail = await client.xrevrange(this.#queue.keys.events!, '+', '-', 'COUNT', 1);
-        lastEventId = tail[0]?.[0] ?? '0-0';
-      } finally {
-        client.disconnect();
-      }
+      const tail = await this.#client().xrevrange(this.#queue.keys.events!, '+', '-', 'COUNT', 1);
+      const lastEventId = tail[0]?.[0] ?? '0-0';
       const events = new QueueEvents(this.name, { connection: this.#connection, lastEventId });
       events.on('progress', ({ jobId, data }) => {
         if (isSwarmEvent(data)) for (const watch of this.#watches.get(jobId) ?? []) watch.event(data);
@@ -291,6 +387,9 @@ export class SwarmQueue {
     return this.#events;
   }
 }
+
+// BullMQ trims a queue's event stream to about 10,000 entries: an end still there is in these.
+const STREAM_SCAN = 10_000;
 
 function isSwarmEvent(data: unknown): data is SwarmEvent {
   return typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string';
