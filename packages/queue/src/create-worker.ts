@@ -10,6 +10,7 @@ import {
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
 import { type SwarmJobData, swarmJobDataSchema } from './job-data.js';
+import { runAsJob } from './job-scope.js';
 import { encodeFailedReason } from './serialized-error.js';
 
 /** A rate limit every worker of the queue shares: at most `max` jobs started per `perMs` milliseconds. */
@@ -100,7 +101,8 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
             }
           : {}),
       } as RunOptions;
-      const result = await topology.run(data.task, runOptions);
+      // Session stores name the run's saves after the job, so a second attempt saves none twice.
+      const result = await runAsJob(name, job.id!, () => topology.run(data.task, runOptions));
       await published;
       return result;
     } catch (error) {

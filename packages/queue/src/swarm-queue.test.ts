@@ -12,10 +12,11 @@ import {
   tool,
 } from '@swarm/core';
 import { fail, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
-import { Team } from '@swarm/handoff';
+import { historyItemSchema, Team } from '@swarm/handoff';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorker, type SwarmWorker } from './create-worker.js';
+import { RedisSessionStore } from './redis-session-store.js';
 import { SwarmQueue } from './swarm-queue.js';
 import { type RedisServer, startRedisServer } from './testing/redis-server.js';
 
@@ -219,6 +220,50 @@ describe('SwarmQueue and createWorker', () => {
     await (await queue.enqueue('recorder', 'hi', { sessionId: 'conv-7' })).result();
 
     expect(seen).toEqual(['conv-7']);
+  });
+
+  it('saves a session turn once when its job runs again after the save (a retry after a crash-like failure)', async () => {
+    const seen: string[][] = [];
+    const model = new ScriptedModel([], {
+      fallback: respond((req) => {
+        seen.push(req.messages.filter((m) => m.role === 'user').map((m) => m.content));
+        return 'We will refund the second charge.';
+      }),
+    });
+    const sessions = new RedisSessionStore({ connection: redis.connection, itemSchema: historyItemSchema });
+    open.push(sessions);
+    const team = Team.swarm({
+      agents: { desk: new Agent({ name: 'desk', model }) },
+      entryAgent: 'desk',
+      sessions,
+    });
+    // The turn is saved, then the attempt fails as a dying worker's would: the job runs again.
+    let attempts = 0;
+    const flaky: Topology = {
+      type: 'Flaky',
+      name: 'flaky',
+      async run(task, options) {
+        const result = await team.run(task, options);
+        if (++attempts === 1)
+          throw new ModelError('connection reset', { provider: 'openai', retryable: true });
+        return result;
+      },
+      stream() {
+        throw new Error('not used');
+      },
+    };
+    const { queue } = setup({ flaky });
+
+    const result = await (
+      await queue.enqueue('flaky', 'I was charged twice', { sessionId: 'conv-retried' })
+    ).result();
+
+    expect(result.output).toBe('We will refund the second charge.');
+    expect(attempts).toBe(2);
+    const saved = await sessions.get('conv-retried');
+    expect(saved?.history.map((item) => item.type)).toEqual(['request', 'text']);
+    expect(saved?.version).toBe(1);
+    expect(seen).toEqual([['I was charged twice'], ['I was charged twice']]);
   });
 
   it('fails a job for a topology the worker does not have with a ConfigError naming the ones it has', async () => {
