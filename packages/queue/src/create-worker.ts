@@ -1,6 +1,5 @@
 import {
   ConfigError,
-  describeZodError,
   type RunOptions,
   SwarmError,
   type SwarmEvent,
@@ -9,7 +8,7 @@ import {
 } from '@swarm/core';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
-import { type SwarmJobData, swarmJobDataSchema } from './job-data.js';
+import { jobDataProblems, type SwarmJobData } from './job-data.js';
 import { runAsJob } from './job-scope.js';
 import { encodeFailedReason } from './serialized-error.js';
 
@@ -81,7 +80,7 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
   const processor = async (job: Job<SwarmJobData, TopologyResult>, _token?: string, signal?: AbortSignal) => {
     let published: Promise<unknown> = Promise.resolve();
     try {
-      const data = readJobData(job.data);
+      const data = readJobData(name, job.id!, job.data);
       const topology = topologies[data.topology];
       if (!topology) {
         throw new ConfigError(
@@ -143,14 +142,13 @@ function forBullMQ(error: unknown): Error {
   return retryable ? new Error(reason) : new UnrecoverableError(reason);
 }
 
-function readJobData(data: unknown): SwarmJobData {
-  const parsed = swarmJobDataSchema.safeParse(data);
-  if (!parsed.success) {
-    throw new ConfigError(`swarm worker: the job is not a swarm run (${describeZodError(parsed.error)}).`, {
-      cause: parsed.error,
-    });
+// A job another producer (or an older one) added: checked as strictly as enqueue checks it.
+function readJobData(queue: string, jobId: string, data: unknown): SwarmJobData {
+  const problems = jobDataProblems(data);
+  if (problems.length > 0) {
+    throw new ConfigError(`swarm worker "${queue}": job "${jobId}" cannot run: ${problems.join('; ')}.`);
   }
-  return parsed.data as SwarmJobData;
+  return data as SwarmJobData;
 }
 
 function checkTopologies(topologies: unknown): Record<string, Topology> {

@@ -13,9 +13,11 @@ import {
 } from '@swarm/core';
 import { fail, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { historyItemSchema, Team } from '@swarm/handoff';
+import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorker, type SwarmWorker } from './create-worker.js';
+import type { QueuedRunOptions } from './job-data.js';
 import { RedisSessionStore } from './redis-session-store.js';
 import { SwarmQueue } from './swarm-queue.js';
 import { type RedisServer, startRedisServer } from './testing/redis-server.js';
@@ -307,6 +309,50 @@ describe('SwarmQueue and createWorker', () => {
 
     await expect(job.result()).rejects.toBeInstanceOf(AbortError);
     expect([...(await collect(job.events()))]).toEqual([]);
+  });
+
+  it('refuses run options that cannot cross Redis at enqueue, naming the field, and enqueues nothing', async () => {
+    const queue = new SwarmQueue({ name: `q${++queueCount}`, connection: redis.connection });
+    open.push(queue);
+    const enqueue = (runOptions: unknown) =>
+      queue.enqueue('helpdesk', 'hello', { runOptions: runOptions as QueuedRunOptions });
+
+    await expect(enqueue({ limiter: { concurrency: 2 } })).rejects.toThrow(ConfigError);
+    await expect(enqueue({ limiter: { concurrency: 2 } })).rejects.toThrow(
+      'SwarmQueue.enqueue: runOptions.limiter is not accepted: a Limiter holds in one process; give every worker the same rateLimit (createWorker) instead.',
+    );
+    await expect(enqueue({ parent: { runId: 'r1' } })).rejects.toThrow(
+      /runOptions\.parent is not accepted: a queued run cannot join a run of another process/,
+    );
+    await expect(enqueue({ budget: { maxCalls: 2 }, temperature: 0.2 })).rejects.toThrow(
+      /runOptions\.temperature is not an option of a queued run \(it takes budget and textDeltas\)/,
+    );
+    await expect(enqueue({ budget: { maxCalls: '3' } })).rejects.toThrow(/runOptions\.budget\.maxCalls: /);
+    await expect(
+      queue.batchedRun('helpdesk', ['a'], { runOptions: { signal: 'x' } as unknown as QueuedRunOptions }),
+    ).rejects.toThrow(/SwarmQueue\.batchedRun: runOptions\.signal is not accepted/);
+    expect(await queue.counts()).toMatchObject({ waiting: 0, active: 0, failed: 0 });
+  });
+
+  it('fails a job whose run options another producer wrote wrong, naming the job and the field, without running it', async () => {
+    const broken = failing(new Error('must not run'));
+    const { queue } = setup({ broken });
+    // Added without SwarmQueue's checks, as another producer might.
+    const raw = new Queue(queue.name, { connection: redis.connection });
+    open.push(raw);
+    await raw.add(
+      'broken',
+      { topology: 'broken', task: 'hi', runOptions: { limiter: {}, parent: {} } },
+      { jobId: 'raw-1' },
+    );
+
+    const error = await (await queue.enqueue('broken', 'hi', { jobId: 'raw-1' })).result().catch((e) => e);
+
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      /^swarm worker "q\d+": job "raw-1" cannot run: runOptions\.limiter is not accepted: .*; runOptions\.parent is not accepted: /,
+    );
+    expect(broken.runs).toBe(0);
   });
 
   it('rejects bad options with a ConfigError naming the option', () => {

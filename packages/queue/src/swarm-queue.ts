@@ -10,7 +10,7 @@ import {
 import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
-import type { QueuedRunOptions, SwarmJobData } from './job-data.js';
+import { jobDataProblems, type QueuedRunOptions, type SwarmJobData } from './job-data.js';
 import { JobLostError } from './queue-errors.js';
 import { decodeFailedReason } from './serialized-error.js';
 import { JobWatch, type SwarmJob } from './swarm-job.js';
@@ -240,21 +240,15 @@ export class SwarmQueue {
     ) {
       throw new ConfigError(`SwarmQueue.${method}: sessionId must be a non-empty string.`);
     }
-    if (options.runOptions !== undefined) {
-      try {
-        JSON.stringify(options.runOptions);
-      } catch (error) {
-        throw new ConfigError(`SwarmQueue.${method}: runOptions must be JSON (a budget, say).`, {
-          cause: error,
-        });
-      }
-    }
-    return {
+    const data: SwarmJobData = {
       topology: topologyName,
       task,
       ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
       ...(options.runOptions !== undefined ? { runOptions: options.runOptions } : {}),
     };
+    const problems = jobDataProblems(data);
+    if (problems.length > 0) throw new ConfigError(`SwarmQueue.${method}: ${problems.join('; ')}.`);
+    return data;
   }
 
   #watch<R extends TopologyResult>(id: string): JobWatch<R> {
