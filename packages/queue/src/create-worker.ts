@@ -8,6 +8,7 @@ import {
 } from '@swarm/core';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
+import { EventWatches } from './event-watch.js';
 import { jobDataProblems, type SwarmJobData } from './job-data.js';
 import { runAsJob } from './job-scope.js';
 import { encodeFailedReason } from './serialized-error.js';
@@ -33,7 +34,10 @@ export interface SwarmWorkerOptions {
    * the same value.
    */
   rateLimit?: RateLimit;
-  /** Publishes each run's events as job progress, for `job.events()` (default true). */
+  /**
+   * Publishes the events of each run a producer watches (`job.events()`) as job progress (default
+   * true). Runs nobody watches publish nothing either way; false turns watching off.
+   */
   events?: boolean;
   /**
    * How long a job's lock lasts without renewal (default 30,000 ms): a worker that dies mid-job
@@ -73,12 +77,12 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
   const stalledInterval = positiveInteger(options.stalledIntervalMs ?? 30_000, 'stalledIntervalMs');
   const maxStalledCount = positiveInteger(options.maxStalledCount ?? 2, 'maxStalledCount');
   const limiter = options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit);
-  const publish = options.events ?? true;
   const onError =
     options.onError ?? ((error: Error) => process.stderr.write(`swarm worker "${name}": ${error.message}\n`));
+  const watches = (options.events ?? true) ? new EventWatches(name, connection, onError) : undefined;
 
   const processor = async (job: Job<SwarmJobData, TopologyResult>, _token?: string, signal?: AbortSignal) => {
-    let published: Promise<unknown> = Promise.resolve();
+    const events = watches?.attempt(job.id!, (event) => job.updateProgress(event));
     try {
       const data = readJobData(name, job.id!, job.data);
       const topology = topologies[data.topology];
@@ -91,22 +95,19 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
         ...(data.runOptions ?? {}),
         ...(data.sessionId !== undefined ? { sessionId: data.sessionId } : {}),
         ...(signal ? { signal } : {}),
-        ...(publish
-          ? {
-              onEvent: (event: SwarmEvent) => {
-                // In order, one after another; the result is stored only once all are out.
-                published = published.then(() => job.updateProgress(event));
-              },
-            }
-          : {}),
+        ...(events ? { onEvent: (event: SwarmEvent) => events.event(event) } : {}),
       } as RunOptions;
       // Session stores name the run's saves after the job, so a second attempt saves none twice.
       const result = await runAsJob(name, job.id!, () => topology.run(data.task, runOptions));
-      await published;
+      // The result is stored only once a watcher has every event.
+      await events?.published();
       return result;
     } catch (error) {
-      await published.catch(() => undefined);
+      // The run's own error is the one to report.
+      await events?.published().catch(() => undefined);
       throw forBullMQ(error);
+    } finally {
+      if (events) watches?.end(events);
     }
   };
 
@@ -123,9 +124,11 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
   let closing: Promise<void> | undefined;
   return {
     name,
-    ready: () => worker.waitUntilReady().then(() => undefined),
+    ready: async () => {
+      await Promise.all([worker.waitUntilReady(), watches?.ready()]);
+    },
     close: () => {
-      closing ??= worker.close();
+      closing ??= worker.close().then(() => watches?.close());
       return closing;
     },
   };

@@ -24,8 +24,10 @@ export interface SwarmJob<R extends TopologyResult = TopologyResult> {
    */
   result(options?: ResultOptions): Promise<R>;
   /**
-   * The run's events from the moment it was enqueued, in order, ending when the job finishes. A
-   * retried job shows each attempt (each opens with `run.start`). Iterate as many times as you like.
+   * The run's events, in order, ending when the job finishes. Workers publish a job's events only
+   * once a producer reads them: enqueued with `events: true`, every attempt from its `run.start`;
+   * else iterating marks the job as watched and yields the attempt running then (from its
+   * `run.start`) and those after it. Iterate as many times as you like.
    */
   events(): AsyncIterable<SwarmEvent>;
 }
@@ -34,6 +36,8 @@ export interface SwarmJob<R extends TopologyResult = TopologyResult> {
 export class JobWatch<R extends TopologyResult> implements SwarmJob<R> {
   readonly id: string;
   readonly #queue: string;
+  readonly #onWatch: () => Promise<void>;
+  #watching: Promise<void> | undefined;
   readonly #events: SwarmEvent[] = [];
   readonly #wakers = new Set<() => void>();
   readonly #result: Promise<R>;
@@ -41,8 +45,9 @@ export class JobWatch<R extends TopologyResult> implements SwarmJob<R> {
   #resolve!: (value: R) => void;
   #reject!: (error: Error) => void;
 
-  constructor(queue: string, id: string) {
+  constructor(queue: string, id: string, onWatch: () => Promise<void>) {
     this.#queue = queue;
+    this.#onWatch = onWatch;
     this.id = id;
     this.#result = new Promise<R>((resolve, reject) => {
       this.#resolve = resolve;
@@ -74,12 +79,22 @@ export class JobWatch<R extends TopologyResult> implements SwarmJob<R> {
   }
 
   async *events(): AsyncIterable<SwarmEvent> {
+    if (!this.#settled) await this.watchEvents();
     let index = 0;
     while (true) {
       while (index < this.#events.length) yield this.#events[index++]!;
       if (this.#settled) return;
       await new Promise<void>((wake) => this.#wakers.add(wake));
     }
+  }
+
+  /** Marks the job as watched in Redis (once), so that workers publish its events. */
+  watchEvents(): Promise<void> {
+    this.#watching ??= this.#onWatch().catch((error: unknown) => {
+      this.#watching = undefined;
+      throw error;
+    });
+    return this.#watching;
   }
 
   /** A trace event the worker published (as job progress). */

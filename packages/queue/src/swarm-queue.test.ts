@@ -86,7 +86,7 @@ describe('SwarmQueue and createWorker', () => {
     });
     const { queue } = setup({ helpdesk: desk(model) });
 
-    const job = await queue.enqueue('helpdesk', 'I was charged twice');
+    const job = await queue.enqueue('helpdesk', 'I was charged twice', { events: true });
     const trace: SwarmEvent[] = [];
     for await (const event of job.events()) trace.push(event);
     const result = await job.result();
@@ -188,16 +188,17 @@ describe('SwarmQueue and createWorker', () => {
 
     const job = await queue.enqueue('helpdesk', 'Is invoice 7 paid?', {
       runOptions: { budget: { maxCalls: 1 } },
+      events: true,
     });
+    const trace = collect(job.events());
     const error = await job.result().catch((e: unknown) => e);
-    const trace = await collect(job.events());
 
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error).toMatchObject({ code: 'BUDGET_EXCEEDED', reason: 'budget:calls' });
     expect(model.calls).toHaveLength(1);
     // The trace reaches the producer closed, with the error's code.
-    expect(trace[0]?.type).toBe('run.start');
-    expect(trace.at(-1)).toMatchObject({ type: 'run.error', code: 'BUDGET_EXCEEDED' });
+    expect((await trace)[0]?.type).toBe('run.start');
+    expect((await trace).at(-1)).toMatchObject({ type: 'run.error', code: 'BUDGET_EXCEEDED' });
   });
 
   it('passes sessionId to the topology run', async () => {

@@ -10,6 +10,7 @@ import {
 import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
+import { watchJob } from './event-watch.js';
 import { jobDataProblems, type QueuedRunOptions, type SwarmJobData } from './job-data.js';
 import { JobLostError } from './queue-errors.js';
 import { decodeFailedReason } from './serialized-error.js';
@@ -46,6 +47,12 @@ export interface EnqueueOptions {
   jobId?: string;
   /** JSON-only run options for the worker's `topology.run` (a `budget`, say). */
   runOptions?: QueuedRunOptions;
+  /**
+   * You will read `job.events()`: the job is marked watched before it is added, so its first
+   * attempt publishes from `run.start` however fast a worker takes it. Without it, workers publish
+   * nothing until `events()` is called, and a job that finished before then yields no events.
+   */
+  events?: boolean;
 }
 
 /** Options of `queue.batchedRun`. */
@@ -123,10 +130,21 @@ export class SwarmQueue {
     if (options.jobId !== undefined && (typeof options.jobId !== 'string' || options.jobId === '')) {
       throw new ConfigError('SwarmQueue.enqueue: jobId must be a non-empty string.');
     }
+    if (options.events !== undefined && typeof options.events !== 'boolean') {
+      throw new ConfigError(
+        `SwarmQueue.enqueue: events must be a boolean (got ${JSON.stringify(options.events)}).`,
+      );
+    }
     await this.#listening();
     // Watch before adding, so that no event of the job can pass unseen.
     const jobId = options.jobId ?? randomUUID();
     const watch = this.#watch<R>(jobId);
+    if (options.events === true) {
+      await watch.watchEvents().catch((error: Error) => {
+        watch.fail(error);
+        throw error;
+      });
+    }
     await this.#queue.add(topologyName, data, { ...this.#jobOptions, jobId }).catch((error: Error) => {
       watch.fail(error);
       throw error;
@@ -253,7 +271,9 @@ export class SwarmQueue {
 
   #watch<R extends TopologyResult>(id: string): JobWatch<R> {
     // Stored untyped: the stream hands back whatever the worker's topology returned.
-    const watch = new JobWatch<R>(this.name, id) as unknown as JobWatch<TopologyResult>;
+    const watch = new JobWatch<R>(this.name, id, () =>
+      watchJob(this.#client(), this.name, id),
+    ) as unknown as JobWatch<TopologyResult>;
     const watches = this.#watches.get(id) ?? new Set();
     this.#watches.set(id, watches);
     watches.add(watch);
