@@ -1,16 +1,21 @@
 import {
   ConfigError,
+  errorMessage,
+  isPause,
   type RunOptions,
   SwarmError,
   type SwarmEvent,
   type Topology,
   type TopologyResult,
+  validateRunId,
 } from '@swarm/core';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
+import { journalPrefix, pauseJob, resumedData, stillWaiting } from './durable-job.js';
 import { EventWatches } from './event-watch.js';
 import { jobDataProblems, type SwarmJobData } from './job-data.js';
 import { runAsJob } from './job-scope.js';
+import { type RedisJournalOptions, redisJournal } from './redis-journal.js';
 import { encodeFailedReason } from './serialized-error.js';
 
 /** A rate limit every worker of the queue shares: at most `max` jobs started per `perMs` milliseconds. */
@@ -48,6 +53,13 @@ export interface SwarmWorkerOptions {
   stalledIntervalMs?: number;
   /** Times a job may be taken over from a dead worker before it fails (default 2). */
   maxStalledCount?: number;
+  /**
+   * Runs every job with a Redis journal keyed by its job id (default true): an attempt after a
+   * worker died replays the calls the run had finished, and a run that pauses for approval is kept
+   * as a paused job that `queue.approve` resumes. `false`: every attempt starts over, and a pause
+   * fails the job. An object sets `redisJournal`'s `replicas` and `replicaTimeoutMs`.
+   */
+  journal?: boolean | Pick<RedisJournalOptions, 'replicas' | 'replicaTimeoutMs'>;
   /** Called with errors of the worker itself (Redis connection trouble); default: written to stderr. */
   onError?: (error: Error) => void;
 }
@@ -80,31 +92,54 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
   const onError =
     options.onError ?? ((error: Error) => process.stderr.write(`swarm worker "${name}": ${error.message}\n`));
   const watches = (options.events ?? true) ? new EventWatches(name, connection, onError) : undefined;
+  const journalOption = options.journal ?? true;
+  if (typeof journalOption !== 'boolean' && (typeof journalOption !== 'object' || journalOption === null)) {
+    throw new ConfigError('createWorker: journal must be a boolean or { replicas?, replicaTimeoutMs? }.');
+  }
+  const journal =
+    journalOption === false
+      ? undefined
+      : redisJournal(connection, {
+          ...(typeof journalOption === 'object' ? journalOption : {}),
+          prefix: journalPrefix(name),
+        });
 
-  const processor = async (job: Job<SwarmJobData, TopologyResult>, _token?: string, signal?: AbortSignal) => {
-    const events = watches?.attempt(job.id!, (event) => job.updateProgress(event));
+  const processor = async (job: Job<SwarmJobData, TopologyResult>, token?: string, signal?: AbortSignal) => {
+    const jobId = job.id!;
+    const events = watches?.attempt(jobId, (event) => job.updateProgress(event));
     try {
-      const data = readJobData(name, job.id!, job.data);
+      const data = readJobData(name, jobId, job.data);
       const topology = topologies[data.topology];
       if (!topology) {
         throw new ConfigError(
           `swarm worker "${name}": no topology named "${data.topology}" (this worker runs: ${Object.keys(topologies).join(', ')}).`,
         );
       }
+      const runId = journal ? jobRunId(name, jobId) : undefined;
+      // Approved (or taken over after an approval): this attempt is the resumed run, no longer paused.
+      if (data.paused) await job.updateData(resumedData(data));
+      const approvals =
+        journal && runId && data.approvals ? await stillWaiting(journal, runId, data.approvals) : undefined;
       const runOptions = {
         ...(data.runOptions ?? {}),
         ...(data.sessionId !== undefined ? { sessionId: data.sessionId } : {}),
         ...(signal ? { signal } : {}),
         ...(events ? { onEvent: (event: SwarmEvent) => events.event(event) } : {}),
+        ...(journal ? { journal, runId } : {}),
+        ...(approvals ? { approvals } : {}),
       } as RunOptions;
       // Session stores name the run's saves after the job, so a second attempt saves none twice.
-      const result = await runAsJob(name, job.id!, () => topology.run(data.task, runOptions));
+      const result = await runAsJob(name, jobId, () => topology.run(data.task, runOptions));
       // The result is stored only once a watcher has every event.
       await events?.published();
       return result;
     } catch (error) {
       // The run's own error is the one to report.
       await events?.published().catch(() => undefined);
+      if (journal && isPause(error)) {
+        await pauseJob(job, token, error);
+        throw new DelayedError(`swarm worker "${name}": job "${jobId}" paused for approval.`);
+      }
       throw forBullMQ(error);
     } finally {
       if (events) watches?.end(events);
@@ -120,6 +155,21 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
     ...(limiter ? { limiter } : {}),
   });
   worker.on('error', onError);
+  if (journal) {
+    // A finished job is never run again: its journal can go. (An attempt to come keeps it.)
+    const forget = (job: Job | undefined) => {
+      if (!job?.id) return;
+      journal
+        .delete(job.id)
+        .catch((error: unknown) =>
+          onError(new Error(`could not delete the journal of job "${job.id}": ${errorMessage(error)}`)),
+        );
+    };
+    worker.on('completed', forget);
+    worker.on('failed', (job) => {
+      if (job?.finishedOn) forget(job);
+    });
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -128,7 +178,9 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
       await Promise.all([worker.waitUntilReady(), watches?.ready()]);
     },
     close: () => {
-      closing ??= worker.close().then(() => watches?.close());
+      closing ??= worker.close().then(async () => {
+        await Promise.all([watches?.close(), journal?.close()]);
+      });
       return closing;
     },
   };
@@ -152,6 +204,17 @@ function readJobData(queue: string, jobId: string, data: unknown): SwarmJobData 
     throw new ConfigError(`swarm worker "${queue}": job "${jobId}" cannot run: ${problems.join('; ')}.`);
   }
   return data as SwarmJobData;
+}
+
+// The job id keys the journal: it must name one Redis key and never a path.
+function jobRunId(queue: string, jobId: string): string {
+  try {
+    return validateRunId(jobId);
+  } catch (error) {
+    throw new ConfigError(
+      `swarm worker "${queue}": job "${jobId}" cannot be journaled: its id is the run id, and ${errorMessage(error)}`,
+    );
+  }
 }
 
 function checkTopologies(topologies: unknown): Record<string, Topology> {

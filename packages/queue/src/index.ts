@@ -1,7 +1,13 @@
 export type { RedisConnection } from './connection.js';
 export { createWorker, type RateLimit, type SwarmWorker, type SwarmWorkerOptions } from './create-worker.js';
 export type { QueuedRunOptions, SwarmJobData } from './job-data.js';
-export { JobLostError, JobTimeoutError, type QueueErrorCode } from './queue-errors.js';
+export {
+  JobLostError,
+  JobTimeoutError,
+  JournalNotReplicatedError,
+  type QueueErrorCode,
+} from './queue-errors.js';
+export { type RedisJournal, type RedisJournalOptions, redisJournal } from './redis-journal.js';
 export {
   RedisSessionStore,
   type RedisSessionStoreOptions,

@@ -1,4 +1,4 @@
-import type { Budget } from '@swarm/core';
+import type { Approvals, Budget, PendingApproval } from '@swarm/core';
 import { z } from 'zod';
 
 /**
@@ -12,12 +12,19 @@ export interface QueuedRunOptions {
   textDeltas?: boolean;
 }
 
-/** What a job carries: the topology to run by name, the task, and the session it continues. */
+/**
+ * What a job carries: the topology to run by name, the task, and the session it continues; the
+ * worker and `queue.approve` add what a paused run waits for and the decisions that resume it.
+ */
 export interface SwarmJobData {
   topology: string;
   task: string;
   sessionId?: string;
   runOptions?: QueuedRunOptions;
+  /** Set by the worker when the run paused: the calls it waits for (the job is then delayed). */
+  paused?: { pending: PendingApproval[] };
+  /** Set by `queue.approve`: the decisions the next attempt resumes the run with. */
+  approvals?: Approvals;
 }
 
 const queuedRunOptionsSchema = z.strictObject({
@@ -30,12 +37,29 @@ const queuedRunOptionsSchema = z.strictObject({
   textDeltas: z.boolean().optional(),
 });
 
+const pendingApprovalSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  path: z.array(z.string()),
+  agent: z.string(),
+  tool: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/** Decisions on a paused run's calls, by approval id. */
+export const approvalsSchema = z.record(
+  z.string(),
+  z.strictObject({ approved: z.boolean(), message: z.string().optional() }),
+);
+
 /** Validates a job's data as the worker reads it back from Redis. */
 export const swarmJobDataSchema = z.object({
   topology: z.string().min(1),
   task: z.string(),
   sessionId: z.string().min(1).optional(),
   runOptions: queuedRunOptionsSchema.optional(),
+  paused: z.object({ pending: z.array(pendingApprovalSchema) }).optional(),
+  approvals: approvalsSchema.optional(),
 });
 
 // Run options that exist in-process but mean nothing on another machine, and what to do instead.
@@ -45,6 +69,9 @@ const inProcessOnly: Record<string, string> = {
   limiter: 'a Limiter holds in one process; give every worker the same rateLimit (createWorker) instead',
   parent: 'a queued run cannot join a run of another process',
   parentToolCallId: 'a queued run is not nested in a tool call',
+  journal: "the worker journals every job in Redis under its job id (createWorker's journal option)",
+  runId: 'the job id is the run id; give enqueue a jobId',
+  approvals: 'resume a paused job with queue.approve(jobId, approvals)',
 };
 
 /**

@@ -1,7 +1,7 @@
 import { SwarmError, type SwarmErrorCode } from '@swarm/core';
 
 /** Codes of the errors the queue raises on the producer's side (never thrown by a run). */
-export type QueueErrorCode = 'JOB_TIMEOUT' | 'JOB_LOST';
+export type QueueErrorCode = 'JOB_TIMEOUT' | 'JOB_LOST' | 'JOURNAL_NOT_REPLICATED';
 
 /**
  * `job.result({ timeoutMs })` stopped waiting. The job itself goes on: call `result()` again to
@@ -38,5 +38,27 @@ export class JobLostError extends SwarmError {
     );
     this.name = 'JobLostError';
     this.jobId = jobId;
+  }
+}
+
+/**
+ * A `redisJournal({ replicas })` append reached fewer replicas than asked within
+ * `replicaTimeoutMs`: the entry is on the primary but may not survive a failover, so the run stops.
+ * Code `JOURNAL_NOT_REPLICATED`.
+ */
+export class JournalNotReplicatedError extends SwarmError {
+  readonly runId: string;
+  readonly replicas: number;
+  readonly acknowledged: number;
+
+  constructor(runId: string, replicas: number, acknowledged: number, timeoutMs: number) {
+    super(
+      'JOURNAL_NOT_REPLICATED' satisfies QueueErrorCode as SwarmErrorCode,
+      `redisJournal: an entry of run ${runId} reached ${acknowledged} of ${replicas} replica(s) within ${timeoutMs} ms, so it may not survive a failover; the run stops here (the entry is on the primary: a resume replays it).`,
+    );
+    this.name = 'JournalNotReplicatedError';
+    this.runId = runId;
+    this.replicas = replicas;
+    this.acknowledged = acknowledged;
   }
 }

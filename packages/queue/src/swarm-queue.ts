@@ -1,17 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import {
   AbortError,
+  type Approvals,
   ConfigError,
+  describeZodError,
+  errorMessage,
   mapSettled,
+  RunPausedError,
   type Settled,
   type SwarmEvent,
   type TopologyResult,
+  validateRunId,
 } from '@swarm/core';
 import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
 import { watchJob } from './event-watch.js';
-import { jobDataProblems, type QueuedRunOptions, type SwarmJobData } from './job-data.js';
+import {
+  approvalsSchema,
+  jobDataProblems,
+  type QueuedRunOptions,
+  type SwarmJobData,
+  swarmJobDataSchema,
+} from './job-data.js';
 import { JobLostError } from './queue-errors.js';
 import { decodeFailedReason } from './serialized-error.js';
 import { JobWatch, type SwarmJob } from './swarm-job.js';
@@ -127,8 +138,14 @@ export class SwarmQueue {
     options: EnqueueOptions = {},
   ): Promise<SwarmJob<R>> {
     const data = this.#jobData(topologyName, task, options, 'enqueue');
-    if (options.jobId !== undefined && (typeof options.jobId !== 'string' || options.jobId === '')) {
-      throw new ConfigError('SwarmQueue.enqueue: jobId must be a non-empty string.');
+    if (options.jobId !== undefined) {
+      try {
+        validateRunId(options.jobId);
+      } catch (error) {
+        throw new ConfigError(
+          `SwarmQueue.enqueue: jobId is the run's id in the workers' journal: ${errorMessage(error)}`,
+        );
+      }
     }
     if (options.events !== undefined && typeof options.events !== 'boolean') {
       throw new ConfigError(
@@ -210,6 +227,87 @@ export class SwarmQueue {
       });
     this.#checkFor(watches);
     return settle(watches);
+  }
+
+  /**
+   * Resumes a paused job (its `result()` rejected with `RunPausedError`) with decisions on its
+   * pending calls, by approval id. Any worker takes it up: the run replays what it had done, runs an
+   * approved call once, answers a rejected one with its message, and goes on. Resolves with the
+   * job, whose `result()` settles with the resumed run (or rejects with `RunPausedError` again for
+   * calls still undecided). Decisions for ids the job does not wait for are a `ConfigError`, and
+   * nothing is written.
+   */
+  async approve<R extends TopologyResult = TopologyResult>(
+    jobId: string,
+    approvals: Approvals,
+    options: { events?: boolean } = {},
+  ): Promise<SwarmJob<R>> {
+    if (this.#closed) throw new ConfigError('SwarmQueue.approve: the queue is closed.');
+    if (typeof jobId !== 'string' || jobId === '') {
+      throw new ConfigError('SwarmQueue.approve: jobId must be a non-empty string.');
+    }
+    const checked = approvalsSchema.safeParse(approvals);
+    if (!checked.success || Object.keys(checked.data).length === 0) {
+      throw new ConfigError(
+        `SwarmQueue.approve: approvals must be { [approvalId]: { approved: boolean, message?: string } } with at least one decision${
+          checked.success ? '' : ` (${describeZodError(checked.error)})`
+        }.`,
+      );
+    }
+    await this.#listening();
+    const key = this.#queue.toKey(jobId);
+    const client = this.#client();
+    // Compare-and-set on the job's data: of two approvals racing, one resumes the job, the other is
+    // told so; the pause stays in the data until a worker starts the resumed attempt.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const raw = await client.hget(key, 'data');
+      if (raw === null) {
+        throw new ConfigError(`SwarmQueue.approve: queue "${this.name}" has no job "${jobId}".`);
+      }
+      const parsed = swarmJobDataSchema.safeParse(JSON.parse(raw));
+      if (!parsed.success) {
+        throw new ConfigError(
+          `SwarmQueue.approve: job "${jobId}" is not a swarm run (${describeZodError(parsed.error)}).`,
+        );
+      }
+      const data = parsed.data as SwarmJobData;
+      if (!data.paused) {
+        const state = await this.#queue.getJobState(jobId);
+        throw new ConfigError(
+          `SwarmQueue.approve: job "${jobId}" is not paused (it is ${state}); nothing was written.`,
+        );
+      }
+      const waiting = data.paused.pending.map((pending) => pending.id);
+      const unknown = Object.keys(checked.data).filter((id) => !waiting.includes(id));
+      if (unknown.length > 0) {
+        throw new ConfigError(
+          `SwarmQueue.approve: job "${jobId}" does not wait for ${unknown.map((id) => JSON.stringify(id)).join(', ')} (it waits for ${waiting.join(', ')}); nothing was written.`,
+        );
+      }
+      const next = JSON.stringify({ ...data, approvals: { ...data.approvals, ...checked.data } });
+      const swapped = await client.eval(approveScript, 2, key, this.#queue.keys.delayed!, jobId, raw, next);
+      if (swapped === -1) continue;
+      if (swapped === 0) {
+        throw new ConfigError(
+          `SwarmQueue.approve: job "${jobId}" is no longer paused (another approve resumed it); nothing was written.`,
+        );
+      }
+      const watch = this.#watch<R>(jobId);
+      try {
+        if (options.events === true) await watch.watchEvents();
+        const job = await this.#queue.getJob(jobId);
+        if (!job) throw new JobLostError(this.name, jobId);
+        await job.promote();
+      } catch (error) {
+        watch.fail(error as Error);
+        throw error;
+      }
+      this.#checkFor([watch]);
+      return watch;
+    }
+    throw new ConfigError(
+      `SwarmQueue.approve: job "${jobId}" kept changing while it was being approved; try again.`,
+    );
   }
 
   /** Counts of the queue's jobs by state (waiting, active, completed, failed, delayed). */
@@ -371,11 +469,22 @@ export class SwarmQueue {
   async #settleIfFinished<R extends TopologyResult>(watch: JobWatch<R>): Promise<void> {
     // The state first: a job read while still active has no return value yet.
     const state = await this.#queue.getJobState(watch.id);
+    if (state === 'delayed') await this.#settleIfPaused(watch.id);
     if (state !== 'completed' && state !== 'failed') return;
     const job = await this.#queue.getJob(watch.id);
     if (!job) return;
     if (state === 'completed') watch.complete(job.returnvalue as R);
     else watch.fail(decodeFailedReason(job.failedReason));
+  }
+
+  // A paused job rejects its result with the pause, pending calls and all.
+  async #settleIfPaused(jobId: string): Promise<void> {
+    const raw = await this.#client().hget(this.#queue.toKey(jobId), 'data');
+    if (raw === null) return;
+    const paused = (JSON.parse(raw) as SwarmJobData).paused;
+    if (!paused) return;
+    const pause = new RunPausedError(paused.pending);
+    for (const watch of this.#watches.get(jobId) ?? []) watch.fail(pause);
   }
 
   // One reader of the queue's event stream for every job of this producer, started from the
@@ -395,12 +504,29 @@ export class SwarmQueue {
       events.on('failed', ({ jobId, failedReason }) => {
         for (const watch of this.#watches.get(jobId) ?? []) watch.fail(decodeFailedReason(failedReason));
       });
+      // A run that paused for approval leaves its job delayed, its pending calls in its data.
+      events.on('delayed', ({ jobId }) => {
+        if (!this.#watches.has(jobId)) return;
+        this.#settleIfPaused(jobId).catch((error: unknown) => {
+          const failure = new Error(`Could not read whether job "${jobId}" paused: ${errorMessage(error)}`, {
+            cause: error,
+          });
+          for (const watch of this.#watches.get(jobId) ?? []) watch.fail(failure);
+        });
+      });
       await events.waitUntilReady();
       return events;
     })();
     return this.#events;
   }
 }
+
+// Sets the job's data to ARGV[3] if it is still ARGV[2] and the job is still delayed (paused).
+const approveScript = `
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) == false then return 0 end
+if redis.call('HGET', KEYS[1], 'data') ~= ARGV[2] then return -1 end
+redis.call('HSET', KEYS[1], 'data', ARGV[3])
+return 1`;
 
 // BullMQ trims a queue's event stream to about 10,000 entries: an end still there is in these.
 const STREAM_SCAN = 10_000;
