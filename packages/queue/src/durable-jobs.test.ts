@@ -121,14 +121,26 @@ describe('durable jobs', () => {
 
     await workerA.close();
     await worker(queue.name, { refunds: refundDesk(modelB, executed) });
-    const resumed = await queue.approve('refund-7', { [pending[0]!.id]: { approved: true } });
+    const resumed = await queue.approve(
+      'refund-7',
+      { [pending[0]!.id]: { approved: true } },
+      { events: true },
+    );
     const result = await resumed.result();
+    const trace = [];
+    for await (const event of resumed.events()) trace.push(event);
 
     expect(resumed.id).toBe('refund-7');
     expect(result).toMatchObject({ output: 'Done: refunded 40', replayedCalls: 1, liveCalls: 1 });
     expect(executed).toEqual([40]);
     expect(modelA.calls).toHaveLength(1);
     expect(modelB.calls).toHaveLength(1);
+    // The resumed attempt's trace, the replayed call marked.
+    expect(trace.filter((e) => e.type === 'model.response').map((e) => e.replayed === true)).toEqual([
+      true,
+      false,
+    ]);
+    expect(trace.at(-1)?.type).toBe('run.end');
     // Finished: its journal is gone.
     await until(async () => (await admin.exists(`${journalPrefix(queue.name)}refund-7`)) === 0);
   });
