@@ -20,11 +20,11 @@ export async function stillWaiting(
   approvals: Approvals,
 ): Promise<Approvals | undefined> {
   const entries = await journal.read(runId);
-  const answered = new Set(entries.filter((entry) => entry.type === 'tool').map((entry) => entry.key));
+  const answered = new Set(entries.flatMap((entry) => (entry.type === 'tool' ? [entry.key] : [])));
   const waiting = new Set(
-    entries
-      .filter((entry) => entry.type === 'approval' && !answered.has(entry.key))
-      .map((entry) => (entry.type === 'approval' ? entry.approval.id : '')),
+    entries.flatMap((entry) =>
+      entry.type === 'approval' && !answered.has(entry.key) ? [entry.approval.id] : [],
+    ),
   );
   const kept = Object.entries(approvals).filter(([id]) => waiting.has(id));
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
