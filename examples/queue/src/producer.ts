@@ -27,7 +27,8 @@ export async function produce(redisUrl: string): Promise<void> {
     );
     const sessionId = `conversation-${Date.now()}`;
     for (const message of ['I was charged twice.', 'It was invoice 42.', 'Thanks, that fixed it.']) {
-      const job = await queue.enqueue('helpdesk', message, { sessionId });
+      // events: true, so the workers publish this run's trace (they publish nothing otherwise).
+      const job = await queue.enqueue('helpdesk', message, { sessionId, events: true });
       for await (const event of job.events()) {
         if (event.type === 'run.start') console.log(`  > ${message}`);
       }

@@ -1,7 +1,9 @@
 /**
  * Throughput of @swarm/queue: 2,000 tasks of a 20 ms scripted model over 1, 2 and 4 worker
  * processes (8 jobs at once each), against the same tasks run in one process with the same number
- * of jobs at once. Prints jobs per second, the ratio to one process, and the overhead per job.
+ * of jobs at once. Prints jobs per second, the ratio to one process, the overhead per job, and the
+ * Redis commands per job (INFO commandstats, everything: producer, workers, idle polling). The
+ * last row reads every job's events (`job.events()`), so the workers publish them.
  *
  *   pnpm --filter @swarm/queue bench [--tasks 2000] [--latency 20] [--concurrency 8]
  *
@@ -10,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mapSettled } from '@swarm/core';
+import { Redis } from 'ioredis';
 import { SwarmQueue } from '../src/index.js';
 import { startRedisServer } from '../src/testing/index.js';
 import { benchTeam } from './topologies.js';
@@ -29,6 +32,7 @@ interface Row {
   slots: number;
   seconds: number;
   inProcessSeconds: number;
+  commandsPerJob: number;
 }
 
 async function main(): Promise<void> {
@@ -36,20 +40,21 @@ async function main(): Promise<void> {
   const tasks = Array.from({ length: taskCount }, (_, i) => `task ${i}`);
   const rows: Row[] = [];
   try {
-    for (const [workers, events] of [
-      [1, true],
-      [2, true],
-      [4, true],
+    for (const [workers, watched] of [
+      [1, false],
+      [2, false],
       [4, false],
+      [4, true],
     ] as const) {
       const slots = workers * concurrency;
       const inProcessSeconds = await inProcess(tasks, slots);
-      const seconds = await overWorkers(tasks, workers, events, redis.url);
+      const { seconds, commandsPerJob } = await overWorkers(tasks, workers, watched, redis.url);
       rows.push({
-        label: `${workers} worker${workers > 1 ? 's' : ''}${events ? '' : ', no events'}`,
+        label: `${workers} worker${workers > 1 ? 's' : ''}${watched ? ', events read' : ''}`,
         slots,
         seconds,
         inProcessSeconds,
+        commandsPerJob,
       });
     }
   } finally {
@@ -72,27 +77,47 @@ async function inProcess(tasks: string[], slots: number): Promise<number> {
 async function overWorkers(
   tasks: string[],
   count: number,
-  events: boolean,
+  watched: boolean,
   redisUrl: string,
-): Promise<number> {
-  const name = `bench-${count}-${events ? 'events' : 'quiet'}`;
-  const children = await Promise.all(
-    Array.from({ length: count }, () => startWorker(name, redisUrl, events)),
-  );
+): Promise<{ seconds: number; commandsPerJob: number }> {
+  const name = `bench-${count}-${watched ? 'watched' : 'quiet'}`;
+  const children = await Promise.all(Array.from({ length: count }, () => startWorker(name, redisUrl)));
   const queue = new SwarmQueue({ name, connection: redisUrl });
+  const admin = new Redis(redisUrl);
   try {
+    const commandsBefore = await commands(admin);
     const started = performance.now();
-    const settled = await queue.batchedRun('bench', tasks);
+    const outputs = watched
+      ? await Promise.all(
+          tasks.map(async (task) => {
+            const job = await queue.enqueue('bench', task, { events: true });
+            let last: string | undefined;
+            for await (const event of job.events()) last = event.type;
+            if (last !== 'run.end') throw new Error(`the trace of ${task} ended with ${last}`);
+            return (await job.result()).output;
+          }),
+        )
+      : (await queue.batchedRun('bench', tasks)).map((s) =>
+          s.status === 'fulfilled' ? s.value.output : undefined,
+        );
     const seconds = (performance.now() - started) / 1000;
-    check(
-      settled.map((s) => (s.status === 'fulfilled' ? s.value.output : undefined)),
-      tasks,
-    );
-    return seconds;
+    // Less the INFO call itself.
+    const commandsPerJob = ((await commands(admin)) - commandsBefore - 1) / tasks.length;
+    check(outputs, tasks);
+    return { seconds, commandsPerJob };
   } finally {
+    admin.disconnect();
     await queue.close();
     await Promise.all(children.map((child) => child.stop()));
   }
+}
+
+/** Every command Redis has run so far. */
+async function commands(client: Redis): Promise<number> {
+  const info = await client.info('commandstats');
+  let total = 0;
+  for (const match of info.matchAll(/calls=(\d+)/g)) total += Number(match[1]);
+  return total;
 }
 
 function check(outputs: (string | undefined)[], tasks: string[]): void {
@@ -100,7 +125,7 @@ function check(outputs: (string | undefined)[], tasks: string[]): void {
   if (wrong >= 0) throw new Error(`task ${wrong} came back as ${JSON.stringify(outputs[wrong])}`);
 }
 
-function startWorker(name: string, redisUrl: string, events: boolean): Promise<{ stop(): Promise<void> }> {
+function startWorker(name: string, redisUrl: string): Promise<{ stop(): Promise<void> }> {
   const child = spawn(
     process.execPath,
     [
@@ -114,7 +139,6 @@ function startWorker(name: string, redisUrl: string, events: boolean): Promise<{
       redisUrl,
       '--concurrency',
       String(concurrency),
-      ...(events ? [] : ['--no-events']),
     ],
     {
       cwd: here('..'),
@@ -143,7 +167,7 @@ function print(rows: Row[]): void {
     `@swarm/queue: ${taskCount} tasks, ${latencyMs} ms scripted model, ${concurrency} jobs at once per worker (ideal for 1 worker: ${ideal.toFixed(2)} s)\n`,
   );
   console.log(
-    'setup                | jobs/s (queue) | jobs/s (1 process) | queue / 1 process | vs 1 worker | overhead per job',
+    'setup                  | jobs/s (queue) | jobs/s (1 process) | queue / 1 process | vs 1 worker | overhead per job | Redis commands per job',
   );
   const base = rows[0]!;
   for (const row of rows) {
@@ -153,12 +177,13 @@ function print(rows: Row[]): void {
     const overheadMs = ((row.seconds - row.inProcessSeconds) * row.slots * 1000) / taskCount;
     console.log(
       [
-        row.label.padEnd(20),
+        row.label.padEnd(22),
         queueRate.toFixed(0).padStart(14),
         localRate.toFixed(0).padStart(18),
         `${(queueRate / localRate).toFixed(2)}x`.padStart(17),
         `${(base.seconds / row.seconds).toFixed(2)}x`.padStart(11),
         `${overheadMs.toFixed(2)} ms`.padStart(16),
+        row.commandsPerJob.toFixed(1).padStart(22),
       ].join(' | '),
     );
   }

@@ -1,15 +1,21 @@
 import {
   ConfigError,
-  describeZodError,
+  errorMessage,
+  isPause,
   type RunOptions,
   SwarmError,
   type SwarmEvent,
   type Topology,
   type TopologyResult,
+  validateRunId,
 } from '@swarm/core';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import { checkQueueName, type RedisConnection, redisOptions } from './connection.js';
-import { type SwarmJobData, swarmJobDataSchema } from './job-data.js';
+import { journalPrefix, pauseJob, resumedData, stillWaiting } from './durable-job.js';
+import { EventWatches } from './event-watch.js';
+import { jobDataProblems, type SwarmJobData } from './job-data.js';
+import { runAsJob } from './job-scope.js';
+import { type RedisJournalOptions, redisJournal } from './redis-journal.js';
 import { encodeFailedReason } from './serialized-error.js';
 
 /** A rate limit every worker of the queue shares: at most `max` jobs started per `perMs` milliseconds. */
@@ -33,7 +39,10 @@ export interface SwarmWorkerOptions {
    * the same value.
    */
   rateLimit?: RateLimit;
-  /** Publishes each run's events as job progress, for `job.events()` (default true). */
+  /**
+   * Publishes the events of each run a producer watches (`job.events()`) as job progress (default
+   * true). Runs nobody watches publish nothing either way; false turns watching off.
+   */
   events?: boolean;
   /**
    * How long a job's lock lasts without renewal (default 30,000 ms): a worker that dies mid-job
@@ -44,6 +53,13 @@ export interface SwarmWorkerOptions {
   stalledIntervalMs?: number;
   /** Times a job may be taken over from a dead worker before it fails (default 2). */
   maxStalledCount?: number;
+  /**
+   * Runs every job with a Redis journal keyed by its job id (default true): an attempt after a
+   * worker died replays the calls the run had finished, and a run that pauses for approval is kept
+   * as a paused job that `queue.approve` resumes. `false`: every attempt starts over, and a pause
+   * fails the job. An object sets `redisJournal`'s `replicas` and `replicaTimeoutMs`.
+   */
+  journal?: boolean | Pick<RedisJournalOptions, 'replicas' | 'replicaTimeoutMs'>;
   /** Called with errors of the worker itself (Redis connection trouble); default: written to stderr. */
   onError?: (error: Error) => void;
 }
@@ -73,39 +89,60 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
   const stalledInterval = positiveInteger(options.stalledIntervalMs ?? 30_000, 'stalledIntervalMs');
   const maxStalledCount = positiveInteger(options.maxStalledCount ?? 2, 'maxStalledCount');
   const limiter = options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit);
-  const publish = options.events ?? true;
   const onError =
     options.onError ?? ((error: Error) => process.stderr.write(`swarm worker "${name}": ${error.message}\n`));
+  const watches = (options.events ?? true) ? new EventWatches(name, connection, onError) : undefined;
+  const journalOption = options.journal ?? true;
+  if (typeof journalOption !== 'boolean' && (typeof journalOption !== 'object' || journalOption === null)) {
+    throw new ConfigError('createWorker: journal must be a boolean or { replicas?, replicaTimeoutMs? }.');
+  }
+  const journal =
+    journalOption === false
+      ? undefined
+      : redisJournal(connection, {
+          ...(typeof journalOption === 'object' ? journalOption : {}),
+          prefix: journalPrefix(name),
+        });
 
-  const processor = async (job: Job<SwarmJobData, TopologyResult>, _token?: string, signal?: AbortSignal) => {
-    let published: Promise<unknown> = Promise.resolve();
+  const processor = async (job: Job<SwarmJobData, TopologyResult>, token?: string, signal?: AbortSignal) => {
+    const jobId = job.id!;
+    const events = watches?.attempt(jobId, (event) => job.updateProgress(event));
     try {
-      const data = readJobData(job.data);
+      const data = readJobData(name, jobId, job.data);
       const topology = topologies[data.topology];
       if (!topology) {
         throw new ConfigError(
           `swarm worker "${name}": no topology named "${data.topology}" (this worker runs: ${Object.keys(topologies).join(', ')}).`,
         );
       }
+      const runId = journal ? jobRunId(name, jobId) : undefined;
+      // Approved (or taken over after an approval): this attempt is the resumed run, no longer paused.
+      if (data.paused) await job.updateData(resumedData(data));
+      const approvals =
+        journal && runId && data.approvals ? await stillWaiting(journal, runId, data.approvals) : undefined;
       const runOptions = {
         ...(data.runOptions ?? {}),
         ...(data.sessionId !== undefined ? { sessionId: data.sessionId } : {}),
         ...(signal ? { signal } : {}),
-        ...(publish
-          ? {
-              onEvent: (event: SwarmEvent) => {
-                // In order, one after another; the result is stored only once all are out.
-                published = published.then(() => job.updateProgress(event));
-              },
-            }
-          : {}),
+        ...(events ? { onEvent: (event: SwarmEvent) => events.event(event) } : {}),
+        ...(journal ? { journal, runId } : {}),
+        ...(approvals ? { approvals } : {}),
       } as RunOptions;
-      const result = await topology.run(data.task, runOptions);
-      await published;
+      // Session stores name the run's saves after the job, so a second attempt saves none twice.
+      const result = await runAsJob(name, jobId, () => topology.run(data.task, runOptions));
+      // The result is stored only once a watcher has every event.
+      await events?.published();
       return result;
     } catch (error) {
-      await published.catch(() => undefined);
+      // The run's own error is the one to report.
+      await events?.published().catch(() => undefined);
+      if (journal && isPause(error)) {
+        await pauseJob(job, token, error);
+        throw new DelayedError(`swarm worker "${name}": job "${jobId}" paused for approval.`);
+      }
       throw forBullMQ(error);
+    } finally {
+      if (events) watches?.end(events);
     }
   };
 
@@ -118,13 +155,32 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
     ...(limiter ? { limiter } : {}),
   });
   worker.on('error', onError);
+  if (journal) {
+    // A finished job is never run again: its journal can go. (An attempt to come keeps it.)
+    const forget = (job: Job | undefined) => {
+      if (!job?.id) return;
+      journal
+        .delete(job.id)
+        .catch((error: unknown) =>
+          onError(new Error(`could not delete the journal of job "${job.id}": ${errorMessage(error)}`)),
+        );
+    };
+    worker.on('completed', forget);
+    worker.on('failed', (job) => {
+      if (job?.finishedOn) forget(job);
+    });
+  }
 
   let closing: Promise<void> | undefined;
   return {
     name,
-    ready: () => worker.waitUntilReady().then(() => undefined),
+    ready: async () => {
+      await Promise.all([worker.waitUntilReady(), watches?.ready()]);
+    },
     close: () => {
-      closing ??= worker.close();
+      closing ??= worker.close().then(async () => {
+        await Promise.all([watches?.close(), journal?.close()]);
+      });
       return closing;
     },
   };
@@ -141,14 +197,24 @@ function forBullMQ(error: unknown): Error {
   return retryable ? new Error(reason) : new UnrecoverableError(reason);
 }
 
-function readJobData(data: unknown): SwarmJobData {
-  const parsed = swarmJobDataSchema.safeParse(data);
-  if (!parsed.success) {
-    throw new ConfigError(`swarm worker: the job is not a swarm run (${describeZodError(parsed.error)}).`, {
-      cause: parsed.error,
-    });
+// A job another producer (or an older one) added: checked as strictly as enqueue checks it.
+function readJobData(queue: string, jobId: string, data: unknown): SwarmJobData {
+  const problems = jobDataProblems(data);
+  if (problems.length > 0) {
+    throw new ConfigError(`swarm worker "${queue}": job "${jobId}" cannot run: ${problems.join('; ')}.`);
   }
-  return parsed.data as SwarmJobData;
+  return data as SwarmJobData;
+}
+
+// The job id keys the journal: it must name one Redis key and never a path.
+function jobRunId(queue: string, jobId: string): string {
+  try {
+    return validateRunId(jobId);
+  } catch (error) {
+    throw new ConfigError(
+      `swarm worker "${queue}": job "${jobId}" cannot be journaled: its id is the run id, and ${errorMessage(error)}`,
+    );
+  }
 }
 
 function checkTopologies(topologies: unknown): Record<string, Topology> {

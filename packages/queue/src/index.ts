@@ -2,6 +2,13 @@ export type { RedisConnection } from './connection.js';
 export { createWorker, type RateLimit, type SwarmWorker, type SwarmWorkerOptions } from './create-worker.js';
 export type { QueuedRunOptions, SwarmJobData } from './job-data.js';
 export {
+  JobLostError,
+  JobTimeoutError,
+  JournalNotReplicatedError,
+  type QueueErrorCode,
+} from './queue-errors.js';
+export { type RedisJournal, type RedisJournalOptions, redisJournal } from './redis-journal.js';
+export {
   RedisSessionStore,
   type RedisSessionStoreOptions,
   type StoredSession,
@@ -13,7 +20,7 @@ export {
   type SerializedError,
   serializeError,
 } from './serialized-error.js';
-export type { SwarmJob } from './swarm-job.js';
+export type { ResultOptions, SwarmJob } from './swarm-job.js';
 export {
   type BatchedRunOptions,
   type EnqueueOptions,

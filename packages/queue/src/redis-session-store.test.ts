@@ -3,6 +3,7 @@ import { Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import { type HistoryItem, historyItemSchema, type SessionStore, Team } from '@swarm/handoff';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runAsJob } from './job-scope.js';
 import { RedisSessionStore } from './redis-session-store.js';
 import { type RedisServer, startRedisServer } from './testing/redis-server.js';
 
@@ -157,6 +158,65 @@ describe('RedisSessionStore', () => {
       expected.sort(),
     );
     expect(saved.version).toBe(writers.length * appends);
+  });
+
+  it('writes a job’s turn once when the job runs twice, and shows the second attempt what the first read', async () => {
+    const sessionId = newSession();
+    const seen: string[][] = [];
+    const model = new ScriptedModel([], {
+      fallback: respond((req) => {
+        seen.push(req.messages.filter((m) => m.role === 'user').map((m) => m.content));
+        return `answer ${seen.length}`;
+      }),
+    });
+    const team = Team.swarm({
+      agents: { desk: new Agent({ name: 'desk', model }) },
+      entryAgent: 'desk',
+      sessions: store(),
+    });
+    await team.run('Earlier question', { sessionId });
+
+    // Two attempts of job 7 (its worker died after the save), with another job's turn in between.
+    await runAsJob('support', '7', () => team.run('I was charged twice', { sessionId }));
+    await team.run('A later question', { sessionId });
+    await runAsJob('support', '7', () => team.run('I was charged twice', { sessionId }));
+
+    const saved = (await store().get(sessionId))!;
+    expect(saved.history.filter((item) => item.type === 'request').map((item) => item.content)).toEqual([
+      'Earlier question',
+      'I was charged twice',
+      'A later question',
+    ]);
+    expect(saved.version).toBe(3);
+    // The second attempt saw the thread as the first did, not its own earlier turn.
+    expect(seen[1]).toEqual(['Earlier question', 'I was charged twice']);
+    expect(seen[3]).toEqual(seen[1]);
+  });
+
+  it('keeps the turns of different jobs, and of one job saving twice, apart', async () => {
+    const sessionId = newSession();
+    const sessions = store();
+    const save = async (text: string) => {
+      const read = await sessions.get(sessionId);
+      await sessions.set(sessionId, { history: [...(read?.history ?? []), request(text)], lastAgent: 'x' });
+    };
+    await runAsJob('support', 'a', async () => {
+      await save('a1');
+      await save('a2');
+    });
+    await runAsJob('support', 'b', () => save('b1'));
+    await runAsJob('billing', 'a', () => save('other queue, same job id'));
+    await runAsJob('support', 'a', async () => {
+      await save('a1');
+      await save('a2');
+    });
+
+    expect((await store().get(sessionId))?.history).toEqual([
+      request('a1'),
+      request('a2'),
+      request('b1'),
+      request('other queue, same job id'),
+    ]);
   });
 
   it('reads back a session that is not one as a ConfigError naming it', async () => {

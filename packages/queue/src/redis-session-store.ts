@@ -2,6 +2,7 @@ import { ConfigError, describeZodError, SessionConflictError } from '@swarm/core
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { type RedisConnection, type RedisOptions, redisOptions } from './connection.js';
+import { currentJob, nextTurn, type TurnRead } from './job-scope.js';
 
 /**
  * One conversation as a session store keeps it: the thread and the agent that answered last (the
@@ -33,6 +34,9 @@ export interface RedisSessionStoreOptions<Item> {
  * `@swarm/handoff` (`get` / `set`) so `Team.swarm({ sessions })` continues a conversation on any
  * worker. Saves are versioned (WATCH/MULTI): a turn saved over a session another writer changed
  * since this one read it is appended to the fresh history, so two concurrent turns both stay.
+ * Inside a queued job, each save is recorded as that job's turn in the same transaction: a job run
+ * again (its worker died after the save) reads the session as its first attempt did and saves
+ * nothing twice.
  */
 export class RedisSessionStore<Item = unknown> {
   readonly #options: RedisOptions;
@@ -72,12 +76,39 @@ export class RedisSessionStore<Item = unknown> {
     });
   }
 
-  /** The session as last saved by any worker, or undefined for a new one. */
+  /**
+   * The session as last saved by any worker, or undefined for a new one. Inside a job whose turn
+   * was saved by an earlier attempt, the session as that attempt read it.
+   */
   async get(sessionId: string): Promise<StoredSession<Item> | undefined> {
     const key = this.#key(sessionId);
-    const [state = null, version = null] = await this.#shared().hmget(key, 'state', 'version');
-    const stored = state === null ? undefined : this.#parse(sessionId, state, Number(version));
-    this.#reads.set(sessionId, stored?.version ?? 0);
+    const job = currentJob();
+    const turnField = job && `turn:${nextTurn(job, sessionId)}`;
+    const [state = null, version = null, savedTurn = null] = await this.#shared().hmget(
+      key,
+      'state',
+      'version',
+      ...(turnField ? [turnField] : []),
+    );
+    let stored = state === null ? undefined : this.#parse(sessionId, state, Number(version));
+    if (stored && savedTurn !== null) {
+      const read = this.#parseTurn(sessionId, savedTurn);
+      stored =
+        read.version === 0
+          ? undefined
+          : {
+              history: stored.history.slice(0, read.length),
+              lastAgent: read.lastAgent ?? stored.lastAgent,
+              version: read.version,
+            };
+    }
+    const read = {
+      version: stored?.version ?? 0,
+      length: stored?.history.length ?? 0,
+      lastAgent: stored?.lastAgent,
+    };
+    if (job) job.reads.set(sessionId, read);
+    else this.#reads.set(sessionId, read.version);
     return stored;
   }
 
@@ -85,6 +116,7 @@ export class RedisSessionStore<Item = unknown> {
    * Saves the session. When another writer saved since this store read it (or since
    * `state.version`), the turns this write adds are appended to the fresh history instead of
    * replacing it; a write that changed the turns it read is refused with `SessionConflictError`.
+   * Inside a job, a turn an earlier attempt of the job saved is not saved again.
    */
   async set(
     sessionId: string,
@@ -94,25 +126,40 @@ export class RedisSessionStore<Item = unknown> {
       throw new ConfigError('RedisSessionStore.set: state must be { history: [...], lastAgent: string }.');
     }
     const key = this.#key(sessionId);
-    const base = state.version ?? this.#reads.get(sessionId);
+    const job = currentJob();
+    // Named after the job attempt's count of saves, so a second attempt names its saves alike.
+    const turnField = job && `turn:${nextTurn(job, sessionId)}`;
+    job?.saves.set(sessionId, (job.saves.get(sessionId) ?? 0) + 1);
+    const read = job?.reads.get(sessionId);
+    const base = state.version ?? (job ? read?.version : this.#reads.get(sessionId));
     const client = await this.#acquire();
     try {
       for (let attempt = 0; attempt < this.#maxAttempts; attempt++) {
         await client.watch(key);
-        const [raw = null, rawVersion = null, rawLengths = null] = await client.hmget(
+        const [raw = null, rawVersion = null, rawLengths = null, savedTurn = null] = await client.hmget(
           key,
           'state',
           'version',
           'lengths',
+          ...(turnField ? [turnField] : []),
         );
+        // An earlier attempt of this job saved this turn (its worker died after): once is enough.
+        if (savedTurn !== null) return;
         const version = rawVersion === null ? 0 : Number(rawVersion);
         const stored = raw === null ? undefined : this.#parse(sessionId, raw, version);
         const lengths = rawLengths === null ? [0] : (JSON.parse(rawLengths) as number[]);
         const history = merged(sessionId, stored?.history ?? [], state.history, base, lengths);
+        // What this turn was based on, for a second attempt to read back (in the same transaction).
+        const turn: TurnRead = read ?? {
+          version,
+          length: stored?.history.length ?? 0,
+          lastAgent: stored?.lastAgent,
+        };
         const write = client.multi().hset(key, {
           state: JSON.stringify({ history, lastAgent: state.lastAgent }),
           version: String(version + 1),
           lengths: JSON.stringify([...lengths, history.length]),
+          ...(turnField ? { [turnField]: JSON.stringify(turn) } : {}),
         });
         if (this.#ttlSeconds !== undefined) write.expire(key, this.#ttlSeconds);
         // EXEC answers null when the key changed after WATCH: read the fresh session and try again.
@@ -162,6 +209,25 @@ export class RedisSessionStore<Item = unknown> {
     return { history: parsed.data.history, lastAgent: parsed.data.lastAgent, version };
   }
 
+  #parseTurn(sessionId: string, raw: string): TurnRead {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (error) {
+      throw new ConfigError(`RedisSessionStore: session "${sessionId}" has a turn record that is not JSON.`, {
+        cause: error,
+      });
+    }
+    const parsed = turnReadSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new ConfigError(
+        `RedisSessionStore: session "${sessionId}" has a bad turn record (${describeZodError(parsed.error)}).`,
+        { cause: parsed.error },
+      );
+    }
+    return parsed.data;
+  }
+
   #shared(): Redis {
     if (this.#closed) throw new ConfigError('RedisSessionStore: the store is closed.');
     if (!this.#client) {
@@ -184,6 +250,12 @@ export class RedisSessionStore<Item = unknown> {
     if (this.#all.has(client)) this.#idle.push(client);
   }
 }
+
+const turnReadSchema = z.object({
+  version: z.number().int().nonnegative(),
+  length: z.number().int().nonnegative(),
+  lastAgent: z.string().optional(),
+});
 
 /**
  * The history to save: the writer's, when it contains everything stored; else the stored history

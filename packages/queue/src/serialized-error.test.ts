@@ -5,6 +5,7 @@ import {
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  RunPausedError,
   StructuredOutputError,
   SwarmError,
   ToolError,
@@ -44,6 +45,34 @@ describe('errors crossing from a worker to the producer', () => {
       { code: 'MAX_TURNS_EXCEEDED', agent: 'desk', maxTurns: 3 },
     ],
     ['NoRouteError', new NoRouteError('taxes?'), NoRouteError, { code: 'NO_ROUTE', task: 'taxes?' }],
+    [
+      'RunPausedError',
+      new RunPausedError([
+        {
+          id: 'a1b2',
+          runId: 'job-1',
+          path: ['Swarm', 'desk'],
+          agent: 'desk',
+          tool: 'refund',
+          arguments: { amount: 40 },
+        },
+      ]),
+      RunPausedError,
+      {
+        code: 'RUN_PAUSED',
+        runId: 'job-1',
+        pending: [
+          {
+            id: 'a1b2',
+            runId: 'job-1',
+            path: ['Swarm', 'desk'],
+            agent: 'desk',
+            tool: 'refund',
+            arguments: { amount: 40 },
+          },
+        ],
+      },
+    ],
   ])('rebuilds a %s as the same class, code, message and details', (_name, error, type, details) => {
     const rebuilt = roundTrip(error);
     expect(rebuilt).toBeInstanceOf(type);

@@ -5,6 +5,8 @@ import {
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  type PendingApproval,
+  RunPausedError,
   StructuredOutputError,
   SwarmError,
   type SwarmErrorCode,
@@ -29,6 +31,8 @@ export interface SerializedError {
   maxTurns?: number;
   task?: string;
   attempts?: string[];
+  /** A `RunPausedError`'s calls waiting for approval. */
+  pending?: PendingApproval[];
 }
 
 const serializedErrorSchema = z.object({
@@ -44,6 +48,18 @@ const serializedErrorSchema = z.object({
   maxTurns: z.number().optional(),
   task: z.string().optional(),
   attempts: z.array(z.string()).optional(),
+  pending: z
+    .array(
+      z.object({
+        id: z.string(),
+        runId: z.string(),
+        path: z.array(z.string()),
+        agent: z.string(),
+        tool: z.string(),
+        arguments: z.record(z.string(), z.unknown()),
+      }),
+    )
+    .optional(),
 });
 
 const envelope = z.object({ swarmError: serializedErrorSchema });
@@ -69,6 +85,9 @@ export function serializeError(error: unknown): SerializedError {
     if (value !== undefined) (out as unknown as Record<string, unknown>)[key] = value;
   }
   if (Array.isArray(details.attempts)) out.attempts = details.attempts.map(String);
+  if (error instanceof RunPausedError || Array.isArray(details.pending)) {
+    out.pending = structuredClone(details.pending as PendingApproval[]);
+  }
   return out;
 }
 
@@ -120,6 +139,8 @@ export function rebuildError(data: SerializedError): Error {
       });
     case 'NoRouteError':
       return new NoRouteError(data.task ?? '', data.message);
+    case 'RunPausedError':
+      return new RunPausedError(data.pending ?? []);
   }
   const error =
     data.code !== undefined

@@ -12,10 +12,13 @@ import {
   tool,
 } from '@swarm/core';
 import { fail, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
-import { Team } from '@swarm/handoff';
+import { historyItemSchema, Team } from '@swarm/handoff';
+import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorker, type SwarmWorker } from './create-worker.js';
+import type { QueuedRunOptions } from './job-data.js';
+import { RedisSessionStore } from './redis-session-store.js';
 import { SwarmQueue } from './swarm-queue.js';
 import { type RedisServer, startRedisServer } from './testing/redis-server.js';
 
@@ -83,7 +86,7 @@ describe('SwarmQueue and createWorker', () => {
     });
     const { queue } = setup({ helpdesk: desk(model) });
 
-    const job = await queue.enqueue('helpdesk', 'I was charged twice');
+    const job = await queue.enqueue('helpdesk', 'I was charged twice', { events: true });
     const trace: SwarmEvent[] = [];
     for await (const event of job.events()) trace.push(event);
     const result = await job.result();
@@ -185,16 +188,17 @@ describe('SwarmQueue and createWorker', () => {
 
     const job = await queue.enqueue('helpdesk', 'Is invoice 7 paid?', {
       runOptions: { budget: { maxCalls: 1 } },
+      events: true,
     });
+    const trace = collect(job.events());
     const error = await job.result().catch((e: unknown) => e);
-    const trace = await collect(job.events());
 
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect(error).toMatchObject({ code: 'BUDGET_EXCEEDED', reason: 'budget:calls' });
     expect(model.calls).toHaveLength(1);
     // The trace reaches the producer closed, with the error's code.
-    expect(trace[0]?.type).toBe('run.start');
-    expect(trace.at(-1)).toMatchObject({ type: 'run.error', code: 'BUDGET_EXCEEDED' });
+    expect((await trace)[0]?.type).toBe('run.start');
+    expect((await trace).at(-1)).toMatchObject({ type: 'run.error', code: 'BUDGET_EXCEEDED' });
   });
 
   it('passes sessionId to the topology run', async () => {
@@ -219,6 +223,52 @@ describe('SwarmQueue and createWorker', () => {
     await (await queue.enqueue('recorder', 'hi', { sessionId: 'conv-7' })).result();
 
     expect(seen).toEqual(['conv-7']);
+  });
+
+  it('saves a session turn once when its job runs again after the save (a retry after a crash-like failure)', async () => {
+    const seen: string[][] = [];
+    const model = new ScriptedModel([], {
+      fallback: respond((req) => {
+        seen.push(req.messages.filter((m) => m.role === 'user').map((m) => m.content));
+        return 'We will refund the second charge.';
+      }),
+    });
+    const sessions = new RedisSessionStore({ connection: redis.connection, itemSchema: historyItemSchema });
+    open.push(sessions);
+    const team = Team.swarm({
+      agents: { desk: new Agent({ name: 'desk', model }) },
+      entryAgent: 'desk',
+      sessions,
+    });
+    // The turn is saved, then the attempt fails as a dying worker's would: the job runs again.
+    let attempts = 0;
+    const flaky: Topology = {
+      type: 'Flaky',
+      name: 'flaky',
+      async run(task, options) {
+        const result = await team.run(task, options);
+        if (++attempts === 1)
+          throw new ModelError('connection reset', { provider: 'openai', retryable: true });
+        return result;
+      },
+      stream() {
+        throw new Error('not used');
+      },
+    };
+    const { queue } = setup({ flaky });
+
+    const result = await (
+      await queue.enqueue('flaky', 'I was charged twice', { sessionId: 'conv-retried' })
+    ).result();
+
+    expect(result.output).toBe('We will refund the second charge.');
+    expect(attempts).toBe(2);
+    const saved = await sessions.get('conv-retried');
+    expect(saved?.history.map((item) => item.type)).toEqual(['request', 'text']);
+    expect(saved?.version).toBe(1);
+    // The second attempt read the session as the first did, so its model call replayed from the journal.
+    expect(seen).toEqual([['I was charged twice']]);
+    expect(result).toMatchObject({ replayedCalls: 1, liveCalls: 0 });
   });
 
   it('fails a job for a topology the worker does not have with a ConfigError naming the ones it has', async () => {
@@ -262,6 +312,50 @@ describe('SwarmQueue and createWorker', () => {
 
     await expect(job.result()).rejects.toBeInstanceOf(AbortError);
     expect([...(await collect(job.events()))]).toEqual([]);
+  });
+
+  it('refuses run options that cannot cross Redis at enqueue, naming the field, and enqueues nothing', async () => {
+    const queue = new SwarmQueue({ name: `q${++queueCount}`, connection: redis.connection });
+    open.push(queue);
+    const enqueue = (runOptions: unknown) =>
+      queue.enqueue('helpdesk', 'hello', { runOptions: runOptions as QueuedRunOptions });
+
+    await expect(enqueue({ limiter: { concurrency: 2 } })).rejects.toThrow(ConfigError);
+    await expect(enqueue({ limiter: { concurrency: 2 } })).rejects.toThrow(
+      'SwarmQueue.enqueue: runOptions.limiter is not accepted: a Limiter holds in one process; give every worker the same rateLimit (createWorker) instead.',
+    );
+    await expect(enqueue({ parent: { runId: 'r1' } })).rejects.toThrow(
+      /runOptions\.parent is not accepted: a queued run cannot join a run of another process/,
+    );
+    await expect(enqueue({ budget: { maxCalls: 2 }, temperature: 0.2 })).rejects.toThrow(
+      /runOptions\.temperature is not an option of a queued run \(it takes budget and textDeltas\)/,
+    );
+    await expect(enqueue({ budget: { maxCalls: '3' } })).rejects.toThrow(/runOptions\.budget\.maxCalls: /);
+    await expect(
+      queue.batchedRun('helpdesk', ['a'], { runOptions: { signal: 'x' } as unknown as QueuedRunOptions }),
+    ).rejects.toThrow(/SwarmQueue\.batchedRun: runOptions\.signal is not accepted/);
+    expect(await queue.counts()).toMatchObject({ waiting: 0, active: 0, failed: 0 });
+  });
+
+  it('fails a job whose run options another producer wrote wrong, naming the job and the field, without running it', async () => {
+    const broken = failing(new Error('must not run'));
+    const { queue } = setup({ broken });
+    // Added without SwarmQueue's checks, as another producer might.
+    const raw = new Queue(queue.name, { connection: redis.connection });
+    open.push(raw);
+    await raw.add(
+      'broken',
+      { topology: 'broken', task: 'hi', runOptions: { limiter: {}, parent: {} } },
+      { jobId: 'raw-1' },
+    );
+
+    const error = await (await queue.enqueue('broken', 'hi', { jobId: 'raw-1' })).result().catch((e) => e);
+
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      /^swarm worker "q\d+": job "raw-1" cannot run: runOptions\.limiter is not accepted: .*; runOptions\.parent is not accepted: /,
+    );
+    expect(broken.runs).toBe(0);
   });
 
   it('rejects bad options with a ConfigError naming the option', () => {

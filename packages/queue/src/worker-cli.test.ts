@@ -23,6 +23,7 @@ describe('swarm-worker arguments', () => {
         '--stalled-interval',
         '2000',
         '--no-events',
+        '--no-journal',
       ],
       {},
     );
@@ -36,6 +37,7 @@ describe('swarm-worker arguments', () => {
         lockDurationMs: 5000,
         stalledIntervalMs: 2000,
         events: false,
+        journal: false,
       },
     });
   });

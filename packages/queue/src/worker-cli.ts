@@ -18,7 +18,9 @@ Options:
   --rate-limit <max>/<ms>    at most <max> jobs per <ms> milliseconds across all workers
   --lock-duration <ms>       a dead worker's jobs are taken over after this (default 30000)
   --stalled-interval <ms>    how often to look for a dead worker's jobs (default 30000)
-  --no-events                do not publish run events (job.events() then stays empty)`;
+  --no-events                do not publish run events (job.events() then stays empty)
+  --no-journal               run jobs without a Redis journal: a job taken over or retried starts
+                             over, and a run that pauses for approval fails its job`;
 
 /** The worker options given on the command line, and the module that holds the topologies. */
 export interface WorkerCommand {
@@ -54,6 +56,7 @@ export function parseWorkerArgs(args: string[], env: NodeJS.ProcessEnv = process
         stalledIntervalMs: integer(values['stalled-interval'], '--stalled-interval'),
       }),
       ...(values['no-events'] && { events: false }),
+      ...(values['no-journal'] && { journal: false }),
     },
   };
 }
@@ -83,6 +86,7 @@ function parse(args: string[]) {
       'lock-duration': { type: 'string' },
       'stalled-interval': { type: 'string' },
       'no-events': { type: 'boolean' },
+      'no-journal': { type: 'boolean' },
     },
   });
 }

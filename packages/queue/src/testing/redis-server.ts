@@ -11,6 +11,8 @@ export interface RedisServerOptions {
   bin?: string;
   /** How long to wait for the server to answer PING, in milliseconds (default 10,000). */
   startTimeoutMs?: number;
+  /** More `redis-server` arguments, e.g. `['--replicaof', '127.0.0.1', '6379']` for a replica. */
+  args?: string[];
 }
 
 /** A throwaway Redis on 127.0.0.1: no persistence, its own data directory, stopped by `stop()`. */
@@ -37,7 +39,19 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const port = await freePort();
   const child = spawn(
     bin,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      ...(options.args ?? []),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
