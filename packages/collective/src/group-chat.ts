@@ -11,6 +11,7 @@ import {
   integerOption,
   interruptionFields,
   isAbort,
+  isPause,
   type Member,
   type Message,
   mapSettled,
@@ -270,7 +271,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
         if (written.output.trim() !== '') return { message: { agent: bid.agent, content: written.output } };
         bid.error = 'the message written after winning was empty';
       } catch (error) {
-        if (isAbort(error)) throw error;
+        if (isAbort(error) || isPause(error)) throw error;
         if (budgetStop(error)) return { stop: error as BudgetExceededError };
         bid.error = `winning message failed: ${errorMessage(error)}`;
       }

@@ -1,6 +1,14 @@
 import type { z } from 'zod';
+import type { PendingApproval } from './approval.js';
 import { type AsToolOptions, asTool } from './as-tool.js';
-import { ConfigError, errorMessage, MaxTurnsExceededError, SwarmError } from './errors.js';
+import {
+  ConfigError,
+  errorMessage,
+  isAbort,
+  isPause,
+  MaxTurnsExceededError,
+  RunPausedError,
+} from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import { isTimerMs, MAX_TIMER_MS } from './option-checks.js';
 import { resolveModel } from './resolve-model.js';
@@ -8,14 +16,20 @@ import {
   callModelAlone,
   directCallDone,
   directCallError,
+  journalOf,
   modelCallError,
   needsRunContext,
+  pathKeyOf,
   RunContext,
   type RunOptions,
+  rootOf,
   startDirectCall,
 } from './run-context.js';
+import { approvalId, type RunJournal } from './run-journal.js';
+import { isRunStop } from './run-stop.js';
 import { executeWithin } from './timed-tool.js';
-import { describeZodError, type Tool, toolDefinition } from './tool.js';
+import { describeZodError, type Tool, type ToolContext, toolDefinition } from './tool.js';
+import { finishedPause } from './topology-run.js';
 import type {
   Message,
   Model,
@@ -82,6 +96,10 @@ export interface AgentResult {
   messages: Message[];
   usage: Usage;
   llmCalls: number;
+  /** Of `llmCalls`, how many were answered from the run's journal (no provider call). */
+  replayedCalls: number;
+  /** Of `llmCalls`, how many went to the model. */
+  liveCalls: number;
   toolCalls: ToolCallRecord[];
   /** The successful call of an `endsRun` tool that ended the run, if one did. */
   endedBy?: ToolCallRecord & { value: unknown };
@@ -169,7 +187,8 @@ export class Agent {
 
   /**
    * Runs the tool loop: call the model; run the tools it asked for (concurrently); repeat until it
-   * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls.
+   * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls, and
+   * `RunPausedError` when a call needs a person's approval (`needsApproval`) that it was not given.
    */
   run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult> {
     // Not async, and the first model call is made here: a run waiting for its first answer (most
@@ -178,8 +197,8 @@ export class Agent {
     let history: Message[];
     let byName: ReadonlyMap<string, Tool>;
     try {
-      // A run that nothing could observe the context of (no listener, parent, budget, limiter or
-      // text deltas) gets one only when it calls a tool: most runs answer at once.
+      // A run that nothing could observe the context of (no listener, parent, budget, limiter,
+      // text deltas or journal) gets one only when it calls a tool: most runs answer at once.
       context =
         options.context ??
         (needsRunContext(options) ? new RunContext({ ...options, name: this.name }) : undefined);
@@ -191,11 +210,41 @@ export class Agent {
         throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
       }
       byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
+      // The outermost run of a journal: read and checked before anything starts or is written.
+      if (context !== undefined && this.#ownsJournal(context, options)) {
+        return this.#runJournaled(history, byName, options, context);
+      }
       context?.emit({ type: 'agent.start', agent: this.name });
     } catch (error) {
       return Promise.reject(error);
     }
-    const run = context;
+    return this.#begin(history, byName, options, context);
+  }
+
+  // Whether this run is the outermost run of its context's journal (it made the context, and the
+  // context has a journal and no parent): then it reads the journal first and ends it last.
+  #ownsJournal(context: RunContext, options: AgentRunOptions): boolean {
+    return options.context === undefined && context.parent === undefined && journalOf(context) !== undefined;
+  }
+
+  async #runJournaled(
+    history: Message[],
+    byName: ReadonlyMap<string, Tool>,
+    options: AgentRunOptions,
+    context: RunContext,
+  ): Promise<AgentResult> {
+    await journalOf(context)!.open();
+    context.emit({ type: 'agent.start', agent: this.name });
+    return this.#begin(history, byName, options, context);
+  }
+
+  // The first model call of a run, then the rest of it.
+  #begin(
+    history: Message[],
+    byName: ReadonlyMap<string, Tool>,
+    options: AgentRunOptions,
+    run: RunContext | undefined,
+  ): Promise<AgentResult> {
     let definitions: ToolDefinition[];
     let request: ModelRequest;
     let direct: Promise<ModelResponse> | undefined;
@@ -207,18 +256,18 @@ export class Agent {
           ? callModelAlone(this.model, request, options.signal)
           : startDirectCall(run, this.model, request);
     } catch (error) {
-      return Promise.reject(this.#failure(run, error));
+      return Promise.reject(this.#failure(run, error, options));
     }
     if (direct === undefined) {
       return run!.callModel(this.model, request).then(
         (response) => this.#next(history, byName, definitions, options, run, response),
         (error: unknown) => {
-          throw this.#failure(run, error);
+          throw this.#failure(run, error, options);
         },
       );
     }
-    // Nobody listens and no limiter: the model's own promise, counted here if there is a context
-    // to count in (see startDirectCall and callModelAlone).
+    // Nobody listens, no limiter and no journal: the model's own promise, counted here if there is
+    // a context to count in (see startDirectCall and callModelAlone).
     return direct.then(
       (response) =>
         this.#next(
@@ -235,6 +284,7 @@ export class Agent {
           run === undefined
             ? modelCallError(error, options.signal, this.model)
             : directCallError(run, this.model, request, error),
+          options,
         );
       },
     );
@@ -250,7 +300,7 @@ export class Agent {
     context: RunContext | undefined,
     response: ModelResponse,
   ): AgentResult | Promise<AgentResult> {
-    if (response.toolCalls.length === 0) return this.#answered(context, response);
+    if (response.toolCalls.length === 0) return this.#answered(context, response, options);
     let run = context;
     if (run === undefined) {
       run = new RunContext({ ...options, name: this.name });
@@ -278,26 +328,45 @@ export class Agent {
     };
   }
 
-  // Closes the agent's trace with `agent.error`; returns the error to throw.
-  #failure(context: RunContext | undefined, error: unknown): unknown {
-    context?.emitError('agent.error', error, this.name);
-    return error;
+  // Closes the agent's trace with `agent.error` (`agent.paused` for a pause, once the outermost
+  // run of a journal has ended it); returns the error to throw.
+  #failure(context: RunContext | undefined, error: unknown, options: AgentRunOptions): unknown {
+    const thrown =
+      context !== undefined && isPause(error) && this.#ownsJournal(context, options)
+        ? finishedPause(context, error)
+        : error;
+    context?.emitError('agent.error', thrown, this.name);
+    return thrown;
+  }
+
+  // Emits `agent.end`, after ending the journal when this is its outermost run.
+  #ended(context: RunContext, options: AgentRunOptions, output: string, endedBy?: string): void {
+    if (this.#ownsJournal(context, options)) context.finishJournal();
+    context.emit({
+      type: 'agent.end',
+      agent: this.name,
+      output,
+      ...(endedBy !== undefined && { endedBy }),
+    });
   }
 
   // A first answer without a tool call: the whole run.
-  #answered(context: RunContext | undefined, response: ModelResponse): AgentResult {
+  #answered(context: RunContext | undefined, response: ModelResponse, options: AgentRunOptions): AgentResult {
     try {
+      const replayed = context !== undefined && journalOf(context)?.wasReplayed(response) ? 1 : 0;
       const result: AgentResult = {
         output: response.text,
         messages: [{ role: 'assistant', content: response.text }],
         usage: addUsage(emptyUsage(), response.usage),
         llmCalls: 1,
+        replayedCalls: replayed,
+        liveCalls: 1 - replayed,
         toolCalls: [],
       };
-      context?.emit({ type: 'agent.end', agent: this.name, output: response.text });
+      if (context !== undefined) this.#ended(context, options, response.text);
       return result;
     } catch (error) {
-      throw this.#failure(context, error);
+      throw this.#failure(context, error, options);
     }
   }
 
@@ -312,39 +381,39 @@ export class Agent {
     first: ModelResponse,
   ): Promise<AgentResult> {
     try {
+      const journal = journalOf(context);
       let toolChoice = options.toolChoice;
       const result: AgentResult = {
         output: '',
         messages: [],
         usage: emptyUsage(),
         llmCalls: 0,
+        replayedCalls: 0,
+        liveCalls: 0,
         toolCalls: [],
       };
       let response = first;
       for (let turn = 1; ; turn++) {
         result.llmCalls = turn;
+        if (journal?.wasReplayed(response)) result.replayedCalls += 1;
+        result.liveCalls = turn - result.replayedCalls;
         addUsage(result.usage, response.usage);
         result.output = response.text;
         if (response.toolCalls.length === 0) {
           result.messages.push({ role: 'assistant', content: response.text });
-          context.emit({ type: 'agent.end', agent: this.name, output: response.text });
+          this.#ended(context, options, response.text);
           return result;
         }
         result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
         if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
-        const records = await this.#runTools(response.toolCalls, byName, context);
+        const records = await this.#runTools(response, byName, context);
         for (const record of records) {
           result.toolCalls.push(record);
           result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
           if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
         }
         if (result.endedBy) {
-          context.emit({
-            type: 'agent.end',
-            agent: this.name,
-            output: result.output,
-            endedBy: result.endedBy.call.name,
-          });
+          this.#ended(context, options, result.output, result.endedBy.call.name);
           return result;
         }
         if (turn >= this.maxTurns) throw new MaxTurnsExceededError(this.name, this.maxTurns);
@@ -362,7 +431,7 @@ export class Agent {
         }
       }
     } catch (error) {
-      throw this.#failure(context, error);
+      throw this.#failure(context, error, options);
     }
   }
 
@@ -390,18 +459,27 @@ export class Agent {
   }
 
   // Runs one response's tool calls concurrently. A successful call of an `endsRun` tool ends the
-  // turn: calls after it are not started and are answered as not executed.
+  // turn: calls after it are not started and are answered as not executed. Calls that wait for
+  // approval, and pauses from runs nested in a call, end the turn with one RunPausedError once
+  // every other call of the turn has finished.
   async #runTools(
-    calls: ToolCall[],
+    response: ModelResponse,
     byName: ReadonlyMap<string, Tool>,
     context: RunContext,
   ): Promise<(ToolCallRecord & { value?: unknown })[]> {
+    const calls = response.toolCalls;
     // One call (the usual case): nothing to run beside it, nothing after it to skip.
-    if (calls.length === 1) return [await this.#runTool(calls[0]!, byName.get(calls[0]!.name), context)];
+    if (calls.length === 1) {
+      const outcome = await this.#runTool(calls[0]!, byName.get(calls[0]!.name), context, response, 0);
+      if ('pending' in outcome) throw new RunPausedError([outcome.pending]);
+      return [outcome];
+    }
     const firstEnding = calls.findIndex((c) => byName.get(c.name)?.endsRun);
     const runnable = firstEnding === -1 ? calls : calls.slice(0, firstEnding + 1);
-    const executed = await Promise.all(
-      runnable.map((call) => this.#runTool(call, byName.get(call.name), context)),
+    const executed = settledRecords(
+      await Promise.allSettled(
+        runnable.map((call, index) => this.#runTool(call, byName.get(call.name), context, response, index)),
+      ),
     );
     if (runnable.length === calls.length) return executed;
     const ending = executed.at(-1);
@@ -425,18 +503,30 @@ export class Agent {
     return [...executed, ...skipped];
   }
 
+  // One tool call: answered from the journal when it holds the execution; else validated, put to
+  // a person first when the tool needs approval, executed, and journaled before its answer is used.
   async #runTool(
     call: ToolCall,
     t: Tool | undefined,
     context: RunContext,
-  ): Promise<ToolCallRecord & { value?: unknown }> {
+    response: ModelResponse,
+    index: number,
+  ): Promise<ToolOutcome> {
+    const journal = journalOf(context);
+    const slot = t?.journaled === false ? undefined : journal?.toolSlot(response, index);
+    const stored = slot?.entry;
     context.emit({
       type: 'tool.call',
       agent: this.name,
       tool: call.name,
       toolCallId: call.id,
       arguments: call.arguments,
+      ...(stored && { replayed: true }),
     });
+    if (stored) {
+      const record = { call, result: stored.result, isError: stored.isError };
+      return this.#finish(context, stored.ended ? { ...record, value: stored.value } : record, true);
+    }
     if (!t) {
       return this.#finish(context, {
         call,
@@ -459,6 +549,14 @@ export class Agent {
         isError: true,
       });
     }
+    let approved: boolean | undefined;
+    if (t.needsApproval) {
+      const asked = await this.#approval(t, parsed.data, call, context, journal, slot?.key);
+      if (asked !== true)
+        return asked.record ? this.#kept(context, journal, slot?.key, asked.record, false) : asked;
+      approved = true;
+    }
+    let record: ToolCallRecord & { value?: unknown };
     try {
       const value = await executeWithin(
         t.name,
@@ -467,19 +565,101 @@ export class Agent {
         t.timeoutMs ?? this.toolTimeoutMs,
       );
       const result = stringify(value);
-      return this.#finish(
-        context,
-        t.endsRun ? { call, result, isError: false, value } : { call, result, isError: false },
-      );
+      record = t.endsRun ? { call, result, isError: false, value } : { call, result, isError: false };
     } catch (error) {
-      if (SwarmError.isInstance(error) && (error.code === 'ABORTED' || error.code === 'BUDGET_EXCEEDED'))
-        throw error;
-      return this.#finish(context, { call, result: `Error: ${errorMessage(error)}`, isError: true });
+      if (isRunStop(error)) throw error;
+      record = { call, result: `Error: ${errorMessage(error)}`, isError: true };
     }
+    return this.#kept(context, journal, slot?.key, record, approved);
+  }
+
+  // Whether a call of a tool with `needsApproval` may run: `true` when it needs no approval here or
+  // was approved; the pending call when no decision was given (the run pauses); a record for a
+  // rejected call (its message as a tool error) or a `needsApproval` that threw.
+  async #approval(
+    t: Tool,
+    args: Record<string, unknown>,
+    call: ToolCall,
+    context: RunContext,
+    journal: RunJournal | undefined,
+    key: string | undefined,
+  ): Promise<true | { pending: PendingApproval; record?: undefined } | { record: ToolCallRecord }> {
+    if (typeof t.needsApproval === 'function') {
+      const toolContext: ToolContext = {
+        agent: this.name,
+        toolCallId: call.id,
+        signal: context.signal,
+        run: context,
+      };
+      try {
+        if (!(await t.needsApproval(args, toolContext))) return true;
+      } catch (error) {
+        if (isRunStop(error)) throw error;
+        return { record: { call, result: `Error: ${errorMessage(error)}`, isError: true } };
+      }
+    }
+    const runId = journal?.runId ?? rootOf(context).runId;
+    const approval: PendingApproval = {
+      id:
+        journal && key !== undefined
+          ? journal.approvalId(key)
+          : approvalId(runId, `${pathKeyOf(context)}/${this.name}/${call.id}`),
+      runId,
+      path: [...context.path],
+      agent: this.name,
+      tool: t.name,
+      arguments: call.arguments,
+    };
+    const decision = journal?.decision(approval.id);
+    if (decision === undefined) {
+      if (journal && key !== undefined) await journal.recordPending(key, approval);
+      context.emit({
+        type: 'approval.pending',
+        agent: this.name,
+        tool: t.name,
+        toolCallId: call.id,
+        approval,
+      });
+      return { pending: approval };
+    }
+    if (decision.approved) return true;
+    return {
+      record: {
+        call,
+        result: decision.message ?? 'A person rejected this call; it was not executed.',
+        isError: true,
+      },
+    };
+  }
+
+  // A tool call's answer, journaled (when the run has a journal) before the run uses it.
+  async #kept(
+    context: RunContext,
+    journal: RunJournal | undefined,
+    key: string | undefined,
+    record: ToolCallRecord & { value?: unknown },
+    approved: boolean | undefined,
+  ): Promise<ToolCallRecord & { value?: unknown }> {
+    if (journal && key !== undefined) {
+      const ended = 'value' in record;
+      await journal.recordTool({
+        type: 'tool',
+        key,
+        path: [...context.path],
+        agent: this.name,
+        tool: record.call.name,
+        toolCallId: record.call.id,
+        result: record.result,
+        isError: record.isError,
+        ...(ended && { ended, value: record.value }),
+        ...(approved !== undefined && { approved }),
+      });
+    }
+    return this.#finish(context, record);
   }
 
   // Emits a tool call's `tool.result` and returns its record.
-  #finish<R extends ToolCallRecord>(context: RunContext, record: R): R {
+  #finish<R extends ToolCallRecord>(context: RunContext, record: R, replayed?: true): R {
     context.emit({
       type: 'tool.result',
       agent: this.name,
@@ -487,9 +667,35 @@ export class Agent {
       toolCallId: record.call.id,
       result: record.result,
       isError: record.isError,
+      ...(replayed && { replayed }),
     });
     return record;
   }
+}
+
+/** One tool call's outcome: its record, or the approval it waits for. */
+type ToolOutcome = (ToolCallRecord & { value?: unknown }) | { pending: PendingApproval };
+
+// The records of a turn's tool calls once all have settled, or the run stop among them: an abort
+// first, then every call that waits for approval (with the pauses of runs nested in calls) as one
+// RunPausedError, then a budget stop.
+function settledRecords(
+  settled: PromiseSettledResult<ToolOutcome>[],
+): (ToolCallRecord & { value?: unknown })[] {
+  const records: (ToolCallRecord & { value?: unknown })[] = [];
+  const pending: PendingApproval[] = [];
+  let stop: unknown;
+  for (const outcome of settled) {
+    if (outcome.status === 'rejected') {
+      if (isAbort(outcome.reason)) throw outcome.reason;
+      if (isPause(outcome.reason)) pending.push(...outcome.reason.pending);
+      else stop ??= { error: outcome.reason };
+    } else if ('pending' in outcome.value) pending.push(outcome.value.pending);
+    else records.push(outcome.value);
+  }
+  if (pending.length > 0) throw new RunPausedError(pending);
+  if (stop !== undefined) throw (stop as { error: unknown }).error;
+  return records;
 }
 
 const noRunOptions: AgentRunOptions = Object.freeze({});

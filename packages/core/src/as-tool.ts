@@ -48,6 +48,8 @@ export function asTool<P extends z.ZodObject = typeof defaultInput>(
     name,
     description,
     parameters,
+    // The nested run's own calls are journaled: on a resume it runs again and replays them.
+    journaled: false,
     async execute(args, ctx) {
       const result = await runnable.run(toTask(args), { parent: ctx.run, parentToolCallId: ctx.toolCallId });
       return result.output;

@@ -1,4 +1,4 @@
-import { ConfigError, throwIfAborted } from './errors.js';
+import { ConfigError, isAbort, isPause, RunPausedError, throwIfAborted } from './errors.js';
 import type { Settled } from './types.js';
 
 /**
@@ -34,14 +34,19 @@ export async function mapSettled<T, R>(
   return results;
 }
 
-/** Like `mapSettled`, but rejects with the first failure (in input order) once all have settled. */
+/**
+ * Like `mapSettled`, but rejects once all have settled: with an abort if any, else with the first
+ * other failure (in input order), else with every pause as one `RunPausedError`.
+ */
 export async function mapConcurrent<T, R>(
   items: readonly T[],
   fn: (item: T, index: number) => Promise<R>,
   options: { concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<R[]> {
   const settled = await mapSettled(items, fn, options);
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  const reasons = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
+  const failed = reasons.find(isAbort) ?? reasons.find((r) => !isPause(r));
+  if (failed !== undefined) throw failed;
+  if (reasons.length > 0) throw RunPausedError.merge(reasons as RunPausedError[]);
   return settled.map((s) => (s as { value: R }).value);
 }

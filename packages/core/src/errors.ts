@@ -1,3 +1,5 @@
+import type { PendingApproval } from './approval.js';
+
 const marker = Symbol.for('@swarm/core/error');
 
 /** Stable machine-readable codes of every swarm error. */
@@ -11,6 +13,7 @@ export type SwarmErrorCode =
   | 'NO_ROUTE'
   | 'NO_ANSWER'
   | 'SESSION_CONFLICT'
+  | 'RUN_PAUSED'
   | 'ABORTED';
 
 /** Base of every error swarm throws; `isInstance` works across duplicate copies of the package. */
@@ -149,6 +152,43 @@ export class AbortError extends SwarmError {
     super('ABORTED', message, options);
     this.name = 'AbortError';
   }
+}
+
+/**
+ * The run reached tool calls that need a person's approval (`needsApproval`): those calls were not
+ * executed, the run's other branches finished, and the run stopped here. Not a failure: run it
+ * again with the same `journal` and `runId` and `approvals` for the `pending` ids to resume it.
+ */
+export class RunPausedError extends SwarmError {
+  /** The id of the paused (outermost) run: give it back as `runId` to resume. */
+  readonly runId: string;
+  /** Every call that waits for a decision, from every branch of the run (plain, serializable data). */
+  readonly pending: PendingApproval[];
+
+  constructor(pending: readonly PendingApproval[], options?: { cause?: unknown }) {
+    const list = pending.map((p) => `${p.tool} (${p.agent}, id ${p.id})`).join(', ');
+    super(
+      'RUN_PAUSED',
+      `The run waits for approval of ${pending.length} tool call(s): ${list}. Run it again with the same journal and runId, and approvals for these ids.`,
+      options,
+    );
+    this.name = 'RunPausedError';
+    this.runId = pending[0]?.runId ?? '';
+    this.pending = [...pending];
+  }
+
+  /** One pause listing every call the given pauses wait for (each once), in the order given. */
+  static merge(pauses: readonly RunPausedError[]): RunPausedError {
+    if (pauses.length === 1) return pauses[0]!;
+    const byId = new Map<string, PendingApproval>();
+    for (const pause of pauses) for (const p of pause.pending) if (!byId.has(p.id)) byId.set(p.id, p);
+    return new RunPausedError([...byId.values()]);
+  }
+}
+
+/** True when `error` is a pause (`RunPausedError`, code `'RUN_PAUSED'`), from any copy of the package. */
+export function isPause(error: unknown): error is RunPausedError {
+  return SwarmError.isInstance(error) && error.code === 'RUN_PAUSED';
 }
 
 /** Throws an AbortError when the signal has fired; call before starting work. */

@@ -3,6 +3,7 @@ export type CoreEventType =
   | 'run.start'
   | 'run.end'
   | 'run.error'
+  | 'run.paused'
   | 'model.request'
   | 'model.response'
   | 'model.error'
@@ -12,6 +13,9 @@ export type CoreEventType =
   | 'agent.start'
   | 'agent.end'
   | 'agent.error'
+  | 'agent.paused'
+  | 'approval.pending'
+  | 'journal.diverged'
   | 'warning';
 
 /**

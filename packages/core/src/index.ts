@@ -5,6 +5,7 @@ export {
   type AgentRunOptions,
   type ToolCallRecord,
 } from './agent.js';
+export type { ApprovalDecision, Approvals, PendingApproval } from './approval.js';
 export { type AsToolOptions, asTool } from './as-tool.js';
 export { writeFileAtomic } from './atomic-write.js';
 export { mapConcurrent, mapSettled } from './concurrency.js';
@@ -17,9 +18,11 @@ export {
   ConfigError,
   errorMessage,
   isAbort,
+  isPause,
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  RunPausedError,
   SessionConflictError,
   StructuredOutputError,
   SwarmError,
@@ -28,8 +31,19 @@ export {
   throwIfAborted,
 } from './errors.js';
 export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
+export { fileJournal } from './file-journal.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
 export { fnv1a } from './hash.js';
+export {
+  type ApprovalEntry,
+  type Journal,
+  type JournalEntry,
+  type ModelCallEntry,
+  memoryJournal,
+  parseJournalEntry,
+  type ToolCallEntry,
+  validateRunId,
+} from './journal.js';
 export { Limiter, type LimiterOptions } from './limiter.js';
 export {
   isMember,
@@ -83,10 +97,12 @@ export { validateProviderOptions } from './providers/provider-settings.js';
 export { randomUUID } from './random-uuid.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
+export { runRandom } from './run-random.js';
 export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';
 export { type RunStream, runStream } from './run-stream.js';
 export {
   describeZodError,
+  type NeedsApproval,
   type Tool,
   type ToolContext,
   type ToolOptions,
@@ -101,7 +117,13 @@ export {
   type TopologyResult,
   type WorstCase,
 } from './topology.js';
-export { budgetStop, runTopology, type TopologyOutcome } from './topology-run.js';
+export {
+  budgetStop,
+  finishedPause,
+  runTopology,
+  runTotals,
+  type TopologyOutcome,
+} from './topology-run.js';
 export type {
   FinishReason,
   JsonSchema,

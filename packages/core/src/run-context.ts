@@ -1,15 +1,19 @@
+import { type Approvals, validateApprovals } from './approval.js';
 import {
   AbortError,
   BudgetExceededError,
   ConfigError,
   errorMessage,
+  isPause,
   ModelError,
   SwarmError,
   throwIfAborted,
 } from './errors.js';
 import type { EventInput, SwarmEvent } from './events.js';
+import { type Journal, validateJournal, validateRunId } from './journal.js';
 import type { Limiter } from './limiter.js';
 import { newRunId } from './run-id.js';
+import { RunJournal } from './run-journal.js';
 import type { Model, ModelRequest, ModelResponse, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
@@ -42,6 +46,23 @@ export interface RunOptions {
    * the nested run's events as `parentToolCallId`, so a trace viewer can hang the run under it.
    */
   parentToolCallId?: string;
+  /**
+   * Where the run keeps every model call's and tool execution's answer as it goes (write-ahead), so
+   * that running it again with the same `runId` answers the finished calls from here, at any depth
+   * of nesting, and goes on live from the first call the journal does not hold. Give it to the
+   * outermost run only: nested runs share it.
+   */
+  journal?: Journal;
+  /**
+   * The run's id: its key in the journal (a run given the id of a journaled run resumes it) and the
+   * `runId` of its events. Generated when absent. 1 to 128 letters, digits, `.`, `_` or `-`.
+   */
+  runId?: string;
+  /**
+   * Decisions on the calls a paused run waits for (`RunPausedError.pending`), by id: resumes it.
+   * Needs the run's `journal` and `runId`; an id the journal does not hold as waiting is a ConfigError.
+   */
+  approvals?: Approvals;
 }
 
 /** What a run context is built from: the run options, and the name the run goes by in traces. */
@@ -50,7 +71,6 @@ export interface RunContextOptions extends RunOptions {
   topology?: string;
   /** The run's name in a nested trace's `path` when it has no topology (an agent's name). */
   name?: string;
-  runId?: string;
 }
 
 // The Agent's hot path into a run, without the promise `callModel` wraps the model's in. They
@@ -79,6 +99,16 @@ export let directCallError: (
   error: unknown,
 ) => Error;
 
+/** The run's journal, when it has one (its own, or its outermost run's). Internal to the package. */
+export let journalOf: (context: RunContext) => RunJournal | undefined;
+/**
+ * The run's place in the run tree as the journal keys it: each run's name from the outermost in,
+ * with the tool call that started a nested run. Internal to the package.
+ */
+export let pathKeyOf: (context: RunContext) => string;
+/** The outermost run of `context`'s tree. Internal to the package. */
+export let rootOf: (context: RunContext) => RunContext;
+
 /**
  * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
  * and hand it to every agent call, so that budget and usage cover all agents together. Given a
@@ -106,12 +136,15 @@ export class RunContext {
   }
   readonly #name: string;
   #path: readonly string[] | undefined;
+  #pathKey: string | undefined;
+  #journal: RunJournal | undefined;
   /** The parent's tool call this nested run answers, if a tool started it. */
   readonly parentToolCallId: string | undefined;
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
   // The run whose totals this one counts into: itself, or for a view (`withSignal`) the run it views.
   #root: RunContext = this;
   #llmCalls = 0;
+  #replayedCalls = 0;
   #callSequence = 0;
   // Made at the first response (or read): a run waiting for its first answer holds no usage object.
   #usage: Usage | undefined;
@@ -132,9 +165,33 @@ export class RunContext {
     this.#root.#llmCalls = value;
   }
 
+  /** Model calls of the run answered from its journal (`llmCalls` counts them too), nested runs' included. */
+  get replayedCalls(): number {
+    return this.#root.#replayedCalls;
+  }
+
   constructor(options: RunContextOptions = {}) {
     const { parent } = options;
+    if (options.runId !== undefined) validateRunId(options.runId);
     this.#runId = options.runId;
+    this.#journal = parent ? journalOf(parent) : undefined;
+    if (parent && (options.journal !== undefined || options.approvals !== undefined)) {
+      throw new ConfigError(
+        'A nested run (given a parent) uses the journal of its outermost run: give journal and approvals to that run.',
+      );
+    }
+    if (!parent && options.journal !== undefined) {
+      const store = validateJournal(options.journal);
+      if (options.approvals !== undefined && options.runId === undefined) {
+        throw new ConfigError('approvals resume a paused run: give its runId too.');
+      }
+      const approvals = options.approvals === undefined ? undefined : validateApprovals(options.approvals);
+      this.#journal = new RunJournal(store, this.runId, approvals);
+    } else if (!parent && options.approvals !== undefined) {
+      throw new ConfigError(
+        'approvals resume a paused run from its journal: give the journal and runId the run paused with.',
+      );
+    }
     this.topology = options.topology;
     this.parent = parent;
     this.#name = options.topology ?? options.name ?? 'run';
@@ -166,12 +223,53 @@ export class RunContext {
       onEvent: this.#onEvent,
     });
     view.#root = this.#root;
+    // Not from options: the view of an outermost run holds that run's journal, not a new one.
+    view.#journal = this.#journal;
     return view;
   }
 
   /** Returns `context` if given, else a fresh context for these options (nested when they name a parent). */
   static from(options: RunContextOptions & { context?: RunContext } = {}): RunContext {
     return options.context ?? new RunContext(options);
+  }
+
+  /**
+   * A new run context whose journal (if given one) is read and checked: a journal that is not ours
+   * or approvals for calls the run does not wait for reject here, before anything runs or is
+   * written. Topologies that build their own context start with it; `runTopology` does.
+   */
+  static async open(options: RunContextOptions = {}): Promise<RunContext> {
+    const context = new RunContext(options);
+    await context.#journal?.open();
+    return context;
+  }
+
+  /**
+   * Ends the journal's part of an outermost run (nothing for a nested run, or a run without a
+   * journal): emits `journal.diverged` where the journal holds calls this run never made (the
+   * code or inputs changed), and throws ConfigError for approvals given for calls the run never
+   * reached. Call it once the run has its result or its pause, before `run.end`.
+   */
+  finishJournal(): void {
+    if (this.parent !== undefined || this.#journal === undefined) return;
+    const left = this.#journal.finish();
+    if (left === undefined) return;
+    const first = left.firstUnmatched;
+    if (first !== undefined) {
+      this.emit({
+        type: 'journal.diverged',
+        unmatched: left.unmatched,
+        path: first.path,
+        ...(first.agent !== undefined && { agent: first.agent }),
+        ...(first.type === 'model' ? { purpose: first.purpose } : { tool: first.tool }),
+        message: `The journal holds ${left.unmatched} call(s) this run did not make, the first at ${first.path.join(' > ')}${first.agent ? ` (agent ${first.agent})` : ''}: the run asked something else there and went on live.`,
+      });
+    }
+    if (left.unusedApprovals.length > 0) {
+      throw new ConfigError(
+        `approvals for ${left.unusedApprovals.join(', ')} were given, but run ${this.runId} never reached those calls (it no longer matches its journal there). Its work is journaled: run it again without them.`,
+      );
+    }
   }
 
   /**
@@ -193,9 +291,19 @@ export class RunContext {
 
   /**
    * Closes a trace that ends in an error: emits `run.error` (or `agent.error`) with the message and
-   * the error's code, so that a trace is complete whether the run succeeds or fails.
+   * the error's code, so that a trace is complete whether the run succeeds or fails. A pause
+   * (`RunPausedError`) is not a failure: it closes the trace with `run.paused` (or `agent.paused`)
+   * listing the calls that wait.
    */
   emitError(type: 'run.error' | 'agent.error', error: unknown, agent?: string): void {
+    if (isPause(error)) {
+      this.emit({
+        type: type === 'run.error' ? 'run.paused' : 'agent.paused',
+        ...(agent !== undefined && { agent }),
+        pending: error.pending,
+      });
+      return;
+    }
     this.emit({
       type,
       ...(agent !== undefined && { agent }),
@@ -240,20 +348,74 @@ export class RunContext {
     directCallDone = (context, response) => context.#counted(response);
     directCallError = (context, model, request, error) =>
       normalizeError(error, request.signal ?? context.signal, model.id);
+    journalOf = (context) => context.#journal;
+    pathKeyOf = (context) => context.#journalPath();
+    rootOf = (context) => {
+      let run = context;
+      while (run.parent) run = run.parent;
+      return run;
+    };
   }
 
-  // `callModel` without its own promise, for a run nobody listens to and no limiter holds (see
-  // `startDirectCall`); undefined otherwise.
+  // The run's place in the tree, as journal keys and approval ids name it: the names of the runs
+  // from the outermost in, each nested run with the tool call that started it (when one did).
+  #journalPath(): string {
+    if (this.#pathKey === undefined) {
+      const own = this.parentToolCallId === undefined ? this.#name : `${this.#name}@${this.parentToolCallId}`;
+      this.#pathKey = this.parent ? `${this.parent.#journalPath()}/${own}` : own;
+    }
+    return this.#pathKey;
+  }
+
+  // `callModel` without its own promise, for a run nobody listens to, no limiter holds and no
+  // journal keeps (see `startDirectCall`); undefined otherwise.
   #directCall(model: Model, request: ModelRequest): Promise<ModelResponse> | undefined {
-    if (this.limiter || this.#listened) return undefined;
+    if (this.limiter || this.#listened || this.#journal) return undefined;
     return this.#call(model, request, false);
   }
 
   /**
    * Makes one model call on behalf of the run: checks the budget, waits for the limiter, emits
    * `model.request` / `model.response` / `model.error`, and adds the usage to the run's totals.
+   * With a journal, a call the journal holds is answered from it (events marked `replayed: true`,
+   * no provider call); any other is made live and journaled before its answer is returned.
    */
   callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
+    if (this.#journal) return this.#journaledCall(this.#journal, model, request);
+    return this.#callLive(model, request);
+  }
+
+  async #journaledCall(journal: RunJournal, model: Model, request: ModelRequest): Promise<ModelResponse> {
+    if (!journal.isOpen) await journal.open();
+    const slot = journal.modelSlot(this.#journalPath(), model.id, request);
+    if (slot.response === undefined) {
+      const response = await this.#callLive(model, request);
+      return journal.recordModel(slot.key, this.path, model.id, request, response);
+    }
+    // Answered from the journal: checked and counted as a live call is (so the budget takes the
+    // same branches on every resume), without the limiter, which paces provider calls.
+    throwIfAborted(request.signal);
+    const refusal = this.#refusal();
+    if (refusal !== undefined) throw refusal.error;
+    this.#countCalls(1);
+    for (let run: RunContext | undefined = this; run; run = run.parent) run.#root.#replayedCalls += 1;
+    const sequence = ++this.#root.#callSequence;
+    if (this.#listened) {
+      this.emit({
+        type: 'model.request',
+        agent: request.metadata?.agent,
+        purpose: request.metadata?.purpose,
+        callId: `${this.runId}/${sequence}`,
+        model: model.id,
+        messages: request.messages.length,
+        replayed: true,
+      });
+    }
+    return this.#responded(model, request, sequence, this.#counted(slot.response), true);
+  }
+
+  // A call made to the model (not answered from a journal).
+  #callLive(model: Model, request: ModelRequest): Promise<ModelResponse> {
     // Not async, and nothing awaited: a run in flight holds no suspended frame of this call, and
     // the events are built only when someone listens. What throws here rejects.
     if (!this.limiter) return this.#call(model, request, true);
@@ -356,7 +518,13 @@ export class RunContext {
     return response;
   }
 
-  #responded(model: Model, request: ModelRequest, sequence: number, response: ModelResponse): ModelResponse {
+  #responded(
+    model: Model,
+    request: ModelRequest,
+    sequence: number,
+    response: ModelResponse,
+    replayed?: true,
+  ): ModelResponse {
     if (this.#listened) {
       this.emit({
         type: 'model.response',
@@ -367,6 +535,7 @@ export class RunContext {
         finishReason: response.finishReason,
         toolCalls: response.toolCalls.map((c) => c.name),
         usage: response.usage,
+        ...(replayed && { replayed }),
       });
     }
     return response;
@@ -447,7 +616,10 @@ export function needsRunContext(options: RunOptions & { context?: RunContext }):
     options.onEvent !== undefined ||
     options.budget !== undefined ||
     options.limiter !== undefined ||
-    options.textDeltas === true
+    options.textDeltas === true ||
+    options.journal !== undefined ||
+    options.runId !== undefined ||
+    options.approvals !== undefined
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mapSettled } from './concurrency.js';
-import { AbortError, BudgetExceededError, ModelError } from './errors.js';
+import type { PendingApproval } from './approval.js';
+import { mapConcurrent, mapSettled } from './concurrency.js';
+import { AbortError, BudgetExceededError, ModelError, RunPausedError } from './errors.js';
 import { interruptionFields, isRunStop, settledStop } from './run-stop.js';
 import type { Settled } from './types.js';
 
@@ -8,12 +9,24 @@ const calls = new BudgetExceededError('budget:calls', 'The run has no calls left
 const tokens = new BudgetExceededError('budget:tokens', 'The run has no tokens left.');
 const failed = new ModelError('The provider said no.', { status: 500, provider: 'test' });
 
+const waiting = (id: string): PendingApproval => ({
+  id,
+  runId: 'r',
+  path: ['Topology'],
+  agent: 'clerk',
+  tool: 'refund',
+  arguments: {},
+});
+const pauseA = new RunPausedError([waiting('a')]);
+const pauseB = new RunPausedError([waiting('b'), waiting('c')]);
+
 const answered = (value: string): Settled<string> => ({ status: 'fulfilled', value });
 const rejected = (reason: unknown): Settled<string> => ({ status: 'rejected', reason });
 
 describe('isRunStop', () => {
-  it('is true for an abort and for a budget refusal of either kind', () => {
+  it('is true for an abort, a pause and a budget refusal of either kind', () => {
     expect(isRunStop(new AbortError())).toBe(true);
+    expect(isRunStop(pauseA)).toBe(true);
     expect(isRunStop(calls)).toBe(true);
     expect(isRunStop(tokens)).toBe(true);
   });
@@ -23,6 +36,35 @@ describe('isRunStop', () => {
     expect(isRunStop(new Error('boom'))).toBe(false);
     expect(isRunStop('ABORTED')).toBe(false);
     expect(isRunStop(undefined)).toBe(false);
+  });
+});
+
+describe('settledStop with pauses', () => {
+  it('throws one pause listing every waiting call of every member, once the others settled', () => {
+    const thrown = (() => {
+      try {
+        settledStop([rejected(pauseA), answered('x'), rejected(failed), rejected(calls), rejected(pauseB)]);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(RunPausedError);
+    expect((thrown as RunPausedError).pending.map((p) => p.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('lets an abort win over a pause', () => {
+    const abort = new AbortError();
+    expect(() => settledStop([rejected(pauseA), rejected(abort)])).toThrow(abort);
+  });
+});
+
+describe('mapConcurrent with stops', () => {
+  it("rejects with a member's own failure over a pause, and merges pauses when nothing else failed", async () => {
+    const outcomes: unknown[] = [pauseA, 'ok', pauseB];
+    const run = (o: unknown) => (o === 'ok' ? Promise.resolve(o) : Promise.reject(o));
+    await expect(mapConcurrent([pauseA, failed, pauseB], run)).rejects.toBe(failed);
+    const merged = await mapConcurrent(outcomes, run).catch((e: unknown) => e);
+    expect((merged as RunPausedError).pending.map((p) => p.id)).toEqual(['a', 'b', 'c']);
   });
 });
 

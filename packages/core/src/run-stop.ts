@@ -1,4 +1,4 @@
-import { type BudgetExceededError, isAbort } from './errors.js';
+import { type BudgetExceededError, isAbort, isPause, RunPausedError } from './errors.js';
 import { budgetStop } from './topology-run.js';
 import type { Settled } from './types.js';
 
@@ -7,25 +7,30 @@ export type BudgetReason = BudgetExceededError['reason'];
 
 /**
  * True for an error that ends the whole run rather than one member's work: an abort
- * (`AbortError`, code `'ABORTED'`) or a budget refusal (`BudgetExceededError`). Such an error is
- * never retried and never stored as a member's failure.
+ * (`AbortError`, code `'ABORTED'`), a budget refusal (`BudgetExceededError`) or a pause for a
+ * person's approval (`RunPausedError`). Such an error is never retried and never stored as a
+ * member's failure: rethrow it (after the members running beside it have settled).
  */
 export function isRunStop(error: unknown): boolean {
-  return isAbort(error) || budgetStop(error) !== undefined;
+  return isAbort(error) || isPause(error) || budgetStop(error) !== undefined;
 }
 
 /**
  * Reads the settled outcomes of members run concurrently (`mapSettled`) for a run stop. An abort
- * among them is rethrown (the first in input order; it ends the run whatever else settled). A
- * budget refusal is returned (the first in input order) as the run's stop: the caller answers from
- * the members that did answer and marks its result with `interruptionFields(stop.reason)`, or
- * rethrows it when nothing answered. Every other rejection is a failure of that member alone and
- * is left to the caller. Undefined when no outcome stops the run.
+ * among them is rethrown (the first in input order; it ends the run whatever else settled). Then
+ * pauses: every member that waits for approval, as one `RunPausedError` listing all their calls
+ * (the other members have finished and journaled their work). A budget refusal is returned (the
+ * first in input order) as the run's stop: the caller answers from the members that did answer
+ * and marks its result with `interruptionFields(stop.reason)`, or rethrows it when nothing
+ * answered. Every other rejection is a failure of that member alone and is left to the caller.
+ * Undefined when no outcome stops the run.
  */
 export function settledStop<T>(settled: readonly Settled<T>[]): BudgetExceededError | undefined {
   for (const outcome of settled) {
     if (outcome.status === 'rejected' && isAbort(outcome.reason)) throw outcome.reason;
   }
+  const pauses = settled.flatMap((o) => (o.status === 'rejected' && isPause(o.reason) ? [o.reason] : []));
+  if (pauses.length > 0) throw RunPausedError.merge(pauses);
   for (const outcome of settled) {
     if (outcome.status === 'rejected' && budgetStop(outcome.reason)) {
       return outcome.reason as BudgetExceededError;

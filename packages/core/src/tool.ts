@@ -30,7 +30,22 @@ export interface Tool<P extends z.ZodObject = z.ZodObject, R = unknown> {
    * `toolTimeoutMs`, else no limit).
    */
   readonly timeoutMs?: number;
+  /**
+   * A call waits for a person's approval before it runs: always (`true`), or when the function says
+   * so for these arguments. Without a decision the run pauses (`RunPausedError`); `approvals`
+   * given with the run's journal resume it.
+   */
+  readonly needsApproval?: NeedsApproval<z.output<P>>;
+  /**
+   * False: a run resumed from its journal executes this tool again instead of answering it from
+   * the journal. For tools that only start runs nested in the calling run (`asTool` sets it): the
+   * journal holds the nested run's own calls, so it replays them, with their events and totals.
+   */
+  readonly journaled?: boolean;
 }
+
+/** When a tool's calls need approval: always, never, or as a function of the arguments decides. */
+export type NeedsApproval<A> = boolean | ((args: A, context: ToolContext) => boolean | Promise<boolean>);
 
 /** Options of `tool()`. */
 export interface ToolOptions<P extends z.ZodObject, R> {
@@ -41,6 +56,10 @@ export interface ToolOptions<P extends z.ZodObject, R> {
   endsRun?: boolean;
   /** How long one call may take before it becomes a tool error the model sees. */
   timeoutMs?: number;
+  /** A call waits for a person's approval first: always, or when the function returns true. */
+  needsApproval?: NeedsApproval<z.output<P>>;
+  /** False: a resumed run executes this tool again rather than answering it from the journal. */
+  journaled?: boolean;
 }
 
 const toolName = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -64,6 +83,18 @@ export function tool<P extends z.ZodObject, R>(options: ToolOptions<P, R>): Tool
   if (options.timeoutMs !== undefined && !isTimerMs(options.timeoutMs)) {
     throw new ConfigError(
       `tool "${options.name}": timeoutMs must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (got ${options.timeoutMs}).`,
+    );
+  }
+  if (
+    options.needsApproval !== undefined &&
+    typeof options.needsApproval !== 'boolean' &&
+    typeof options.needsApproval !== 'function'
+  ) {
+    throw new ConfigError(`tool "${options.name}": needsApproval must be a boolean or a function.`);
+  }
+  if (options.needsApproval && options.journaled === false) {
+    throw new ConfigError(
+      `tool "${options.name}": a tool with needsApproval must be journaled (journaled: false would run it again, unasked, on every resume).`,
     );
   }
   return { ...options };

@@ -1,14 +1,18 @@
-import { type BudgetExceededError, SwarmError } from './errors.js';
+import { type BudgetExceededError, isPause, SwarmError } from './errors.js';
 import { RunContext, type RunOptions } from './run-context.js';
 import type { TopologyResult } from './topology.js';
 
 /** What a topology's body returns: its result without the totals, which the run fills in. */
-export type TopologyOutcome<R extends TopologyResult> = Omit<R, 'usage' | 'llmCalls'>;
+export type TopologyOutcome<R extends TopologyResult> = Omit<
+  R,
+  'usage' | 'llmCalls' | 'replayedCalls' | 'liveCalls'
+>;
 
 /**
  * Runs a topology's body inside its own run context (nested when `options.parent` is given):
- * emits `run.start`, then `run.end` with the totals or `run.error` with the error's code, and
- * returns the body's result with the run's `usage` and `llmCalls`, nested runs included.
+ * reads the run's journal first (if given one), emits `run.start`, then `run.end` with the totals,
+ * `run.paused` for a pause or `run.error` with the error's code, and returns the body's result
+ * with the run's `usage`, `llmCalls`, `replayedCalls` and `liveCalls`, nested runs included.
  */
 export async function runTopology<R extends TopologyResult>(
   topology: { readonly type: string; readonly name: string },
@@ -16,16 +20,19 @@ export async function runTopology<R extends TopologyResult>(
   options: RunOptions,
   body: (context: RunContext) => Promise<TopologyOutcome<R>>,
 ): Promise<R> {
-  const context = new RunContext({ ...options, topology: topology.type });
+  const context = await RunContext.open({ ...options, topology: topology.type });
   context.emit({ type: 'run.start', name: topology.name, ...start });
   let outcome: TopologyOutcome<R>;
   try {
     outcome = await body(context);
+    // The journal's end (approvals never used are a ConfigError) comes before the trace closes.
+    context.finishJournal();
   } catch (error) {
-    context.emitError('run.error', error);
-    throw error;
+    const thrown = isPause(error) ? finishedPause(context, error) : error;
+    context.emitError('run.error', thrown);
+    throw thrown;
   }
-  const result = { ...outcome, usage: { ...context.usage }, llmCalls: context.llmCalls } as R;
+  const result = { ...outcome, ...runTotals(context) } as R;
   context.emit({
     type: 'run.end',
     output: result.output,
@@ -34,6 +41,31 @@ export async function runTopology<R extends TopologyResult>(
     ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),
   });
   return result;
+}
+
+/**
+ * What a run that paused throws once its journal has ended: the pause, or the ConfigError for
+ * approvals it was given and never used. For topologies that build their own context; `runTopology`
+ * calls it for you.
+ */
+export function finishedPause(context: RunContext, pause: unknown): unknown {
+  try {
+    context.finishJournal();
+    return pause;
+  } catch (error) {
+    return error;
+  }
+}
+
+/**
+ * A run's totals for its result, nested runs included: `usage`, `llmCalls`, and of those calls how
+ * many were answered from the journal (`replayedCalls`) and how many went to a model (`liveCalls`).
+ */
+export function runTotals(
+  context: RunContext,
+): Pick<TopologyResult, 'usage' | 'llmCalls'> & { replayedCalls: number; liveCalls: number } {
+  const { llmCalls, replayedCalls } = context;
+  return { usage: { ...context.usage }, llmCalls, replayedCalls, liveCalls: llmCalls - replayedCalls };
 }
 
 /**

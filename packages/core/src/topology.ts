@@ -11,6 +11,10 @@ export interface TopologyResult {
   output: string;
   usage: Usage;
   llmCalls: number;
+  /** Of `llmCalls`, how many were answered from the run's journal (no provider call). */
+  replayedCalls?: number;
+  /** Of `llmCalls`, how many went to a model. */
+  liveCalls?: number;
   interrupted?: boolean;
   interruptionReason?: string;
 }

@@ -4,11 +4,14 @@ import {
   ConfigError,
   Conversation,
   errorMessage,
+  finishedPause,
+  isPause,
   mapSettled,
   NoRouteError,
   nodeBuiltin,
   RunContext,
   type RunOptions,
+  runTotals,
   type Settled,
   type TopologyResult,
 } from '@swarm/core';
@@ -232,15 +235,17 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
 
   /** Routes the task and runs it with the chosen agent; a failure is thrown, never returned as text. */
   async run(task: string, options: RunOptions = {}): Promise<ForestResult> {
-    const context = RunContext.from({ ...options, topology: this.type });
+    const context = await RunContext.open({ ...options, topology: this.type });
     context.emit({ type: 'run.start', task });
-    let result: Omit<ForestResult, 'usage' | 'llmCalls'>;
+    let result: ForestResult;
     try {
       const decision = await this.route(task, context.signal ? { signal: context.signal } : {});
       result = await this.#execute(task, decision, context, options);
+      context.finishJournal();
     } catch (error) {
-      context.emitError('run.error', error);
-      throw error;
+      const thrown = isPause(error) ? finishedPause(context, error) : error;
+      context.emitError('run.error', thrown);
+      throw thrown;
     }
     context.emit({
       type: 'run.end',
@@ -248,7 +253,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
       usage: context.usage,
       llmCalls: context.llmCalls,
     });
-    return { ...result, usage: { ...context.usage }, llmCalls: context.llmCalls };
+    return { ...result, ...runTotals(context) };
   }
 
   /**
@@ -265,7 +270,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         `ForestSwarm.batchedRun: maxWorkers must be an integer >= 1 (got ${maxWorkers}).`,
       );
     }
-    const context = RunContext.from({ ...runOptions, topology: this.type });
+    const context = await RunContext.open({ ...runOptions, topology: this.type });
     context.emit({ type: 'run.start', tasks: tasks.length });
     const decisions = await this.routeAll(tasks, context.signal ? { signal: context.signal } : {}).catch(
       (error: unknown) => {
@@ -285,6 +290,12 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
       },
       { concurrency: maxWorkers, ...(context.signal && { signal: context.signal }) },
     );
+    try {
+      context.finishJournal();
+    } catch (error) {
+      context.emitError('run.error', error);
+      throw error;
+    }
     context.emit({ type: 'run.end', usage: context.usage, llmCalls: context.llmCalls });
     return results;
   }
@@ -314,7 +325,8 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     this.conversation.add('user', task);
     this.conversation.add('assistant', ran.output, agent.name);
     if (this.conversationPath) await this.#saveConversation(this.conversationPath);
-    return { output: ran.output, decision, logs, usage: ran.usage, llmCalls: ran.llmCalls };
+    const { usage, llmCalls, replayedCalls, liveCalls } = ran;
+    return { output: ran.output, decision, logs, usage, llmCalls, replayedCalls, liveCalls };
   }
 
   // Saves one after another, each writing the conversation as it is then: concurrent tasks of a

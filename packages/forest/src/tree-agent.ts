@@ -81,6 +81,10 @@ export interface TreeAgentResult {
   messages: Message[];
   usage: Usage;
   llmCalls: number;
+  /** Of `llmCalls`, how many were answered from the run's journal. */
+  replayedCalls: number;
+  /** Of `llmCalls`, how many went to the model. */
+  liveCalls: number;
   agentInput: AgentLogInput;
   agentOutput: AgentLogOutput;
 }
@@ -217,6 +221,8 @@ export class TreeAgent {
       messages: result.messages,
       usage: result.usage,
       llmCalls: result.llmCalls,
+      replayedCalls: result.replayedCalls,
+      liveCalls: result.liveCalls,
       agentInput,
       agentOutput,
     };

@@ -2,10 +2,13 @@ import {
   BaseTopology,
   ConfigError,
   describeZodError,
+  finishedPause,
+  isPause,
   type Message,
   RunContext,
   type RunOptions,
   type RunStream,
+  runTotals,
   type TopologyResult,
   type Usage,
 } from '@swarm/core';
@@ -81,7 +84,7 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
   }
 
   async #run(task: string, sessionId: string | undefined, options: RunOptions): Promise<SwarmResult> {
-    const context = new RunContext({ ...options, topology: this.type });
+    const context = await RunContext.open({ ...options, topology: this.type });
     // 1. Setup: the session's thread so far, and the agent that takes this message.
     const session = sessionId === undefined ? undefined : await this.#options.sessions.get(sessionId);
     const past = session?.history ?? [];
@@ -101,6 +104,7 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
         items.push(...turn.items);
         // 4. Answer: the first agent that replies without handing off gives the final answer.
         if (!turn.handoff) {
+          context.finishJournal();
           if (sessionId !== undefined) {
             await this.#options.sessions.set(sessionId, { history: [...past, ...items], lastAgent: active });
           }
@@ -117,8 +121,7 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
             lastAgent: active,
             handoffs,
             messages: items,
-            usage: { ...context.usage },
-            llmCalls: context.llmCalls,
+            ...runTotals(context),
             interrupted: interruption !== undefined,
             ...(interruption ? { interruptionReason: interruption } : {}),
           };
@@ -134,8 +137,9 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
         active = handoff.to;
       }
     } catch (error) {
-      context.emitError('run.error', error, active);
-      throw error;
+      const thrown = isPause(error) ? finishedPause(context, error) : error;
+      context.emitError('run.error', thrown, active);
+      throw thrown;
     }
   }
 

@@ -1,3 +1,4 @@
+import { AbortError, BudgetExceededError, isRunStop, RunPausedError } from '@swarm/core';
 import { Gate } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { runByDependencies } from './dependency-scheduler.js';
@@ -70,5 +71,49 @@ describe('runByDependencies', () => {
     );
     expect(stoppedBy).toBe(fatal);
     expect(outcomes).toEqual([{ status: 'done', value: 'a' }, { status: 'notRun' }, { status: 'notRun' }]);
+  });
+
+  it('lets the items a pause does not hold go on to the end, and returns every pause as one', async () => {
+    const waiting = (id: string) =>
+      new RunPausedError([{ id, runId: 'r', path: ['H'], agent: id, tool: 'refund', arguments: {} }]);
+    const ran: string[] = [];
+    const { outcomes, stoppedBy } = await runByDependencies(
+      [
+        { id: 'a' },
+        { id: 'b', dependsOn: ['a'] },
+        { id: 'c' },
+        { id: 'd', dependsOn: ['c'] },
+        { id: 'e' },
+        { id: 'f', dependsOn: ['e'] },
+      ],
+      async (item) => {
+        ran.push(item.id);
+        if (item.id === 'a' || item.id === 'e') throw waiting(item.id);
+        return item.id;
+      },
+      { concurrency: 1, isFatal: isRunStop },
+    );
+    expect(ran).toEqual(['a', 'c', 'd', 'e']);
+    expect(outcomes.map((o) => o.status)).toEqual(['notRun', 'notRun', 'done', 'done', 'notRun', 'notRun']);
+    expect((stoppedBy as RunPausedError).pending.map((p) => p.id)).toEqual(['a', 'e']);
+  });
+
+  it('reports a pause over a budget stop, and an abort over both', async () => {
+    const pause = new RunPausedError([
+      { id: 'p', runId: 'r', path: [], agent: 'x', tool: 't', arguments: {} },
+    ]);
+    const budget = new BudgetExceededError('budget:calls', 'spent');
+    const abort = new AbortError();
+    const run = (errors: Record<string, unknown>) =>
+      runByDependencies(
+        [{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+        async (item) => {
+          if (errors[item.id]) throw errors[item.id];
+          return item.id;
+        },
+        { isFatal: isRunStop },
+      );
+    expect((await run({ a: budget, b: pause })).stoppedBy).toBe(pause);
+    expect((await run({ a: pause, b: abort, c: budget })).stoppedBy).toBe(abort);
   });
 });

@@ -1,3 +1,4 @@
+import { isAbort, isPause, RunPausedError } from '@swarm/core';
 import type { DependencyNode } from './dependency-graph.js';
 
 /** An item the scheduler can run: its id, what it waits for, and (optionally) how urgent it is. */
@@ -19,7 +20,9 @@ export interface RunByDependenciesOptions<R> {
   concurrency?: number;
   /**
    * Errors that stop the whole schedule (an abort, a spent budget): no new item starts, the
-   * running ones finish, and the first such error is returned as `stoppedBy`.
+   * running ones finish, and the first such error is returned as `stoppedBy`. A pause
+   * (`RunPausedError`) that `isFatal` accepts stops only what depends on its item: the other items
+   * go on to the end, and every pause comes back merged as `stoppedBy` (only an abort wins over it).
    */
   isFatal?: (error: unknown) => boolean;
   /** Called once per item as soon as its outcome is known (for live events). */
@@ -53,6 +56,8 @@ export async function runByDependencies<T extends SchedulableItem, R>(
   const started = new Set<number>();
   const inFlight = new Set<Promise<void>>();
   let stop: { error: unknown } | undefined;
+  const pauses: RunPausedError[] = [];
+  const paused = new Set<number>();
 
   const dependencyState = (item: T): 'ready' | 'waiting' | { blockedBy: string } => {
     let waiting = false;
@@ -72,7 +77,10 @@ export async function runByDependencies<T extends SchedulableItem, R>(
         if (started.has(index) || outcomes[index]) return;
         const state = dependencyState(item);
         if (typeof state === 'object') {
-          settle(index, { status: 'blocked', dependency: state.blockedBy });
+          // Waiting on a paused item is not being blocked by a failure: it runs when the run resumes.
+          const waits = paused.has(indexOf.get(state.blockedBy) ?? -1);
+          if (waits) paused.add(index);
+          settle(index, waits ? { status: 'notRun' } : { status: 'blocked', dependency: state.blockedBy });
           changed = true;
         }
       });
@@ -93,8 +101,12 @@ export async function runByDependencies<T extends SchedulableItem, R>(
     const settled = run(items[index]!, index).then(
       (value) => settle(index, { status: 'done', value }),
       (error: unknown) => {
-        if (isFatal(error)) {
-          stop ??= { error };
+        if (isFatal(error) && isPause(error)) {
+          pauses.push(error);
+          paused.add(index);
+          settle(index, { status: 'notRun' });
+        } else if (isFatal(error)) {
+          if (!stop || (isAbort(error) && !isAbort(stop.error))) stop = { error };
           settle(index, { status: 'notRun' });
         } else settle(index, { status: 'failed', error });
       },
@@ -117,6 +129,10 @@ export async function runByDependencies<T extends SchedulableItem, R>(
     if (!outcomes[index]) settle(index, { status: 'notRun' });
   });
   const result: ScheduleResult<R> = { outcomes: outcomes as ItemOutcome<R>[] };
-  if (stop) result.stoppedBy = stop.error;
+  // An abort ends the run whatever else happened; a pause comes before a budget stop, which would
+  // answer without the paused items' work.
+  if (stop && isAbort(stop.error)) result.stoppedBy = stop.error;
+  else if (pauses.length > 0) result.stoppedBy = RunPausedError.merge(pauses);
+  else if (stop) result.stoppedBy = stop.error;
   return result;
 }

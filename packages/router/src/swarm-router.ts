@@ -163,6 +163,15 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     if (!Array.isArray(tasks))
       throw new ConfigError('SwarmRouter.batchedRun: tasks must be an array of strings.');
     const concurrency = integerOption('SwarmRouter.batchedRun', 'maxWorkers', maxWorkers, 1, 1);
+    if (
+      runOptions.journal !== undefined ||
+      runOptions.runId !== undefined ||
+      runOptions.approvals !== undefined
+    ) {
+      throw new ConfigError(
+        'SwarmRouter.batchedRun: each task is a run of its own; to journal them, run each with its own runId.',
+      );
+    }
     return mapSettled(tasks, (task) => this.run(task, runOptions), {
       concurrency,
       ...(runOptions.signal && { signal: runOptions.signal }),

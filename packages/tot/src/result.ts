@@ -12,6 +12,8 @@ export interface TreeOfThoughtsResultJSON {
   bestNode: { id: number; depth: number; score: number | null; content: string } | null;
   nodesExpanded: number;
   llmCalls: number;
+  replayedCalls: number;
+  liveCalls: number;
   usage: Usage;
   interrupted: boolean;
   interruptionReason?: string;
@@ -35,6 +37,10 @@ export interface TreeOfThoughtsResult extends TopologyResult {
   nodesExpanded: number;
   /** Model calls of this search, the answer and failed calls included. */
   llmCalls: number;
+  /** Of `llmCalls`, how many were answered from the run's journal. */
+  replayedCalls: number;
+  /** Of `llmCalls`, how many went to the model. */
+  liveCalls: number;
   /** Token usage of this search's calls. */
   usage: Usage;
   /** True when the budget stopped the search early; the answer was written from what it had. */
@@ -59,6 +65,8 @@ export function treeOfThoughtsResult(fields: Omit<TreeOfThoughtsResult, 'toJSON'
         bestNode: best && { id: best.id, depth: best.depth, score: best.score, content: best.content },
         nodesExpanded: fields.nodesExpanded,
         llmCalls: fields.llmCalls,
+        replayedCalls: fields.replayedCalls,
+        liveCalls: fields.liveCalls,
         usage: { ...fields.usage },
         interrupted: fields.interrupted,
         ...(fields.interruptionReason !== undefined && { interruptionReason: fields.interruptionReason }),

@@ -4,10 +4,10 @@ import {
   errorMessage,
   generateObject,
   isAbort,
+  isPause,
   Limiter,
   type Model,
-  RunContext,
-  type RunOptions,
+  type RunContext,
   throwIfAborted,
 } from '@swarm/core';
 import type { z } from 'zod';
@@ -41,9 +41,9 @@ export class SearchRun {
     readonly task: string,
     readonly options: ResolvedOptions,
     readonly model: () => Model,
-    runOptions: RunOptions,
+    ctx: RunContext,
   ) {
-    this.ctx = new RunContext({ ...runOptions, topology: 'TreeOfThoughts' });
+    this.ctx = ctx;
     this.workers = new Limiter({ concurrency: options.maxWorkers });
   }
 
@@ -99,7 +99,7 @@ export class SearchRun {
       if (phase === 'generate') this.#expanded.add(node);
       return value;
     } catch (error) {
-      if (isAbort(error)) throw error;
+      if (isAbort(error) || isPause(error)) throw error;
       if (budgetStop(error)) {
         this.interruption ??= error as BudgetExceededError;
         return undefined;

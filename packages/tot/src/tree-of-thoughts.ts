@@ -2,17 +2,20 @@ import {
   type AsToolOptions,
   addUsage,
   asTool,
-  budgetStop,
   ConfigError,
   Conversation,
   emptyUsage,
-  isAbort,
+  finishedPause,
+  isPause,
+  isRunStop,
   type Model,
   type OutputType,
+  RunContext,
   type RunOptions,
   type RunStream,
   resolveModel,
   runStream,
+  runTotals,
   type Tool,
   type Topology,
   type Usage,
@@ -86,7 +89,8 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       throw new ConfigError('TreeOfThoughts.run: task must be a non-empty string.');
     }
     const o = this.#options;
-    const run = new SearchRun(task, o, () => this.#model, options);
+    const ctx = await RunContext.open({ ...options, topology: 'TreeOfThoughts' });
+    const run = new SearchRun(task, o, () => this.#model, ctx);
     const root = new ThoughtNode({ id: 0, content: '', depth: 0, parent: null, isFinal: false });
     run.ctx.emit({ type: 'run.start', agent: o.name, task });
     try {
@@ -116,11 +120,11 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         bestNode,
         root,
         nodesExpanded: run.expansions,
-        llmCalls: run.ctx.llmCalls,
-        usage: { ...run.ctx.usage },
+        ...runTotals(run.ctx),
         interrupted: run.interruption !== undefined,
         ...(run.interruption && { interruptionReason: run.interruption.reason }),
       });
+      run.ctx.finishJournal();
       this.lastResult = result;
       this.conversation = conversation;
       run.ctx.emit({
@@ -132,8 +136,9 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       });
       return { result, conversation };
     } catch (error) {
-      run.ctx.emitError('run.error', error, o.name);
-      throw error;
+      const thrown = isPause(error) ? finishedPause(run.ctx, error) : error;
+      run.ctx.emitError('run.error', thrown, o.name);
+      throw thrown;
     } finally {
       addUsage(this.#usage, run.ctx.usage);
     }
@@ -256,7 +261,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         ? await modelAnswer(run, steps, solved)
         : await functionAnswer(writer, run, steps, solved);
     } catch (error) {
-      if (isAbort(error) || budgetStop(error)) throw error;
+      if (isRunStop(error)) throw error;
       run.warn('answer', bestNode ?? root, error);
       if (solved && bestNode) return bestNode.content;
       throw new NoAnswerError(run.task, root, error);

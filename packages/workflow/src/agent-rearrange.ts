@@ -6,6 +6,7 @@ import {
   concurrencyOption,
   interruptionFields,
   isAbort,
+  isPause,
   Limiter,
   type Member,
   mapSettled,
@@ -13,6 +14,7 @@ import {
   type RunOptions,
   raceAbort,
   runTopology,
+  settledStop,
   type TopologyResult,
   throwIfAborted,
   turnsAsText,
@@ -166,7 +168,9 @@ class FlowRun {
       signal: this.context.signal,
     });
     throwIfAborted(this.context.signal);
-    // Siblings have all settled, so their records stand; the first refusal or failure stops the flow.
+    // Siblings have all settled, so their records stand: an abort, then every pause (as one), then
+    // the first refusal or failure stops the flow.
+    settledStop(settled);
     const rejected = settled.find((s) => s.status === 'rejected');
     if (rejected) throw rejected.reason;
     return settled.flatMap((s) => (s.status === 'fulfilled' ? s.value : []));
@@ -189,7 +193,8 @@ class FlowRun {
       // A human reviews rather than replaces: what they were handed goes on with their answer.
       return item.kind === 'human' ? [...previous, { agent, output }] : [{ agent, output }];
     } catch (error) {
-      if (!isAbort(error)) {
+      // An abort or a pause stops the flow without a record: the item did not fail.
+      if (!isAbort(error) && !isPause(error)) {
         const reason = budgetStop(error);
         const record = reason ? { agent, status: 'skipped' as const, reason } : failedRecord(agent, error);
         this.#records.set(item.column, { ...record, column: item.column });

@@ -5,9 +5,11 @@ import {
   concurrencyOption,
   interruptionFields,
   isAbort,
+  isPause,
   type Member,
   type RunContext,
   type RunOptions,
+  RunPausedError,
   runTopology,
   type TopologyResult,
   throwIfAborted,
@@ -92,6 +94,8 @@ class GraphRun {
   readonly #ready: string[];
   interruption: BudgetReason | undefined;
   #abort: unknown;
+  // Nodes waiting for a person's approval: their children wait too; the others go on.
+  readonly #pauses: RunPausedError[] = [];
 
   constructor(
     readonly graph: CheckedGraph,
@@ -117,6 +121,7 @@ class GraphRun {
     }
     if (this.#abort) throw this.#abort;
     throwIfAborted(this.context.signal);
+    if (this.#pauses.length > 0) throw RunPausedError.merge(this.#pauses);
     for (const id of this.graph.ids) {
       if (!this.records.has(id)) this.#skip(id, this.interruption ?? 'not reached');
     }
@@ -143,6 +148,10 @@ class GraphRun {
     } catch (error) {
       if (isAbort(error)) {
         this.#abort ??= error;
+        return;
+      }
+      if (isPause(error)) {
+        this.#pauses.push(error);
         return;
       }
       this.#errors.set(id, error);

@@ -1,7 +1,10 @@
-import type { Message, ModelRequest, ModelResponse, ToolCall } from '../types.js';
+import { type CanonicalRequest, canonicalJson } from '../canonical-request.js';
+import type { ModelResponse } from '../types.js';
+
+export { canonicalJson, cassetteRequest, cassetteResponse } from '../canonical-request.js';
 
 /** A request as a cassette keeps it: what was asked, never the signal or anything a provider adds. */
-export type CassetteRequest = Omit<ModelRequest, 'signal'>;
+export type CassetteRequest = CanonicalRequest;
 
 /** A failed call as a cassette keeps it. */
 export interface CassetteError {
@@ -15,51 +18,6 @@ export type CassetteEntry = { model: string; request: CassetteRequest } & (
   | { response: ModelResponse }
   | { error: CassetteError }
 );
-
-/**
- * The request's fields a model answers from, copied field by field: a `signal`, headers, keys or
- * any other property someone attached to the object are never carried over.
- */
-export function cassetteRequest(request: ModelRequest): CassetteRequest {
-  const { system, messages, tools, toolChoice, temperature, maxTokens, metadata } = request;
-  return plain({
-    system,
-    messages: messages.map(cassetteMessage),
-    tools: tools?.map(({ name, description, parameters }) => ({ name, description, parameters })),
-    toolChoice: typeof toolChoice === 'object' ? { name: toolChoice.name } : toolChoice,
-    temperature,
-    maxTokens,
-    metadata: metadata && { agent: metadata.agent, purpose: metadata.purpose },
-  });
-}
-
-/** The response's own fields, copied field by field. */
-export function cassetteResponse(response: ModelResponse): ModelResponse {
-  const { text, toolCalls, usage, finishReason, modelId } = response;
-  return plain({ text, toolCalls: toolCalls.map(cassetteToolCall), usage, finishReason, modelId });
-}
-
-function cassetteMessage({ role, content, name, toolCalls, toolCallId }: Message): Message {
-  return { role, content, name, toolCalls: toolCalls?.map(cassetteToolCall), toolCallId };
-}
-
-function cassetteToolCall({ id, name, arguments: args, invalidArguments }: ToolCall): ToolCall {
-  return { id, name, arguments: args, invalidArguments };
-}
-
-// A JSON round trip: drops undefined fields, so a recorded and a live request compare equal.
-function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** JSON with object keys sorted at every level: equal requests give equal strings. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
 
 /** Where two JSON values first differ (keys in sorted order, arrays by index), and the two values there. */
 export interface Difference {

@@ -3,6 +3,7 @@ import {
   budgetStop,
   errorMessage,
   isAbort,
+  isPause,
   RunContext,
   throwIfAborted,
 } from '@swarm/core';
@@ -115,7 +116,7 @@ export class CoordinatedRun {
         this.#inFlight -= 1;
       }
     } catch (error) {
-      if (isAbort(error)) throw error;
+      if (isAbort(error) || isPause(error)) throw error;
       if (budgetStop(error)) {
         this.interruption ??= error as BudgetExceededError;
         return undefined;

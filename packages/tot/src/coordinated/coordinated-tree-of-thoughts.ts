@@ -5,6 +5,7 @@ import {
   type RunOptions,
   runTopology,
   type Settled,
+  settledStop,
 } from '@swarm/core';
 import { CoordinatedThoughtNode, validateThoughtNode } from './coordinated-node.js';
 import {
@@ -249,7 +250,9 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
       concurrency: this.#options.maxWorkers,
       ...(run.ctx.signal && { signal: run.ctx.signal }),
     });
-    // Specialist calls never reject but for an abort (failures are warnings, budget stops are kept).
+    // Specialist calls never reject but for an abort or a pause (failures are warnings, budget
+    // stops are kept): an abort first, then every pause as one.
+    settledStop(settled);
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
     return settled.map((s) => (s as { value: R }).value);
