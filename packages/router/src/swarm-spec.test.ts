@@ -51,7 +51,10 @@ describe('loadSwarmSpec', () => {
   it('makes the calls of a tool written { name, needsApproval: true } wait for approval, and leaves the tool set as it was', () => {
     const { agents } = loadSwarmSpec(
       {
-        agents: [{ name: 'clerk', tools: [{ name: 'clock', needsApproval: true }] }, { name: 'b', tools: ['clock'] }],
+        agents: [
+          { name: 'clerk', tools: [{ name: 'clock', needsApproval: true }] },
+          { name: 'b', tools: ['clock'] },
+        ],
         topology: 'SequentialWorkflow',
       },
       { topologies, defaultModel: new ScriptedModel(), tools: { clock } },
@@ -62,7 +65,9 @@ describe('loadSwarmSpec', () => {
     expect(
       issues(
         {
-          agents: [{ name: 'a', tools: [{ name: 'web', needsApproval: true }, { name: 'clock', approve: true }, 3] }],
+          agents: [
+            { name: 'a', tools: [{ name: 'web', needsApproval: true }, { name: 'clock', approve: true }, 3] },
+          ],
           topology: 'SequentialWorkflow',
         },
         { tools: { clock } },

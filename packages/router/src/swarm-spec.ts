@@ -6,8 +6,8 @@ import {
   SwarmError,
   type Tool,
   type Topology,
-  tool,
   type TopologyDescriptor,
+  tool,
 } from '@swarm/core';
 import { z } from 'zod';
 import { agentCountProblem, registry } from './registry.js';
