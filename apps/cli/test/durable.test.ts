@@ -3,26 +3,18 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PendingApproval } from '@swarm/core';
-import { type MockHandler, type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
+import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { specsDir, swarm, swarmBin, swarmInTerminal, testSpecsDir } from './swarm-process.js';
+import {
+  refundDeskModel,
+  specsDir,
+  swarm,
+  swarmBin,
+  swarmInTerminal,
+  testSpecsDir,
+} from './swarm-process.js';
 
 type Message = { role: string; content: string };
-
-/**
- * The refund desk's models, answering from the request alone (so a replayed run meets the same
- * answers): the clerk asks the calculator, then books what it said; the writer writes to the customer.
- */
-const deskModel: MockHandler = (request) => {
-  const messages = request.body.messages as Message[];
-  const tools = (request.body.tools ?? []) as { function: { name: string } }[];
-  const last = messages.at(-1)!;
-  if (tools.some((t) => t.function.name === 'calculator')) {
-    if (last.role === 'tool') return { text: `Refund: ${last.content}.` };
-    return { toolCalls: [{ name: 'calculator', arguments: { expression: '40 * 2' } }] };
-  }
-  return { text: 'Dear customer, your refund is on its way.' };
-};
 
 let server: MockProviderServer;
 let env: Record<string, string>;
@@ -32,7 +24,7 @@ let dirs = 0;
 const newDir = () => join(root, `journal-${++dirs}`);
 
 beforeAll(async () => {
-  server = await mockProviderServer({ handler: deskModel });
+  server = await mockProviderServer({ handler: refundDeskModel });
   env = {
     SWARM_MODEL: 'openai:mock-model',
     OPENAI_API_KEY: 'test-key',

@@ -124,3 +124,19 @@ export function cooperativeModel(first?: MockHandler): MockHandler {
     return { text: `answer ${calls}` };
   };
 }
+
+/**
+ * The models of test/specs/refund-desk.yaml, answering from the request alone (so a resumed run
+ * meets the same answers): the clerk asks the calculator, then books what it said; the writer
+ * writes to the customer.
+ */
+export const refundDeskModel: MockHandler = (request) => {
+  const messages = request.body.messages as { role: string; content: string }[];
+  const tools = (request.body.tools ?? []) as Tools;
+  const last = messages.at(-1)!;
+  if (tools.some((t) => t.function?.name === 'calculator')) {
+    if (last.role === 'tool') return { text: `Refund: ${last.content}.` };
+    return { toolCalls: [{ name: 'calculator', arguments: { expression: '40 * 2' } }] };
+  }
+  return { text: 'Dear customer, your refund is on its way.' };
+};
