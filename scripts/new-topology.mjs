@@ -193,9 +193,9 @@ import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { ${pascal} } from './${name}.js';
 
 topologyConformanceTests('${pascal}', {
-  create: (model) =>
+  create: (model, { tools }) =>
     new ${pascal}({
-      agents: [new Agent({ name: 'first', model }), new Agent({ name: 'second', model })],
+      agents: [new Agent({ name: 'first', model, tools }), new Agent({ name: 'second', model, tools })],
       rounds: 2,
     }),
 });

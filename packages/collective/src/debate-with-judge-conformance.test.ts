@@ -4,10 +4,10 @@ import { DebateWithJudge } from './debate-with-judge.js';
 
 topologyConformanceTests('DebateWithJudge', {
   task: 'Remote work is better than office work.',
-  create: (model) =>
+  create: (model, { tools }) =>
     new DebateWithJudge({
-      pro: new Agent({ name: 'pro', model }),
-      con: new Agent({ name: 'con', model }),
+      pro: new Agent({ name: 'pro', model, tools }),
+      con: new Agent({ name: 'con', model, tools }),
       judge: new Agent({ name: 'judge', model }),
       maxLoops: 2,
     }),

@@ -13,9 +13,9 @@ topologyConformanceTests('LLMCouncil', {
         return { text: '', toolCalls: [{ name: 'rank', arguments: { ranking: offeredIds(request) } }] };
       },
     }),
-  create: (model) =>
+  create: (model, { tools }) =>
     new LLMCouncil({
-      members: ['ada', 'bob', 'cy'].map((name) => new Agent({ name, model })),
+      members: ['ada', 'bob', 'cy'].map((name) => new Agent({ name, model, tools })),
       chairman: new Agent({ name: 'chair', model }),
     }),
 });

@@ -3,13 +3,13 @@ import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { MajorityVoting } from './majority-voting.js';
 
 topologyConformanceTests('MajorityVoting', {
-  create: (model) =>
+  create: (model, { tools }) =>
     new MajorityVoting({
       agents: [
-        new Agent({ name: 'a', model }),
-        new Agent({ name: 'b', model }),
-        new Agent({ name: 'c', model }),
+        new Agent({ name: 'a', model, tools }),
+        new Agent({ name: 'b', model, tools }),
+        new Agent({ name: 'c', model, tools }),
       ],
-      consensusAgent: new Agent({ name: 'writer', model }),
+      consensusAgent: new Agent({ name: 'writer', model, tools }),
     }),
 });

@@ -3,10 +3,10 @@ import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { MixtureOfAgents } from './mixture-of-agents.js';
 
 topologyConformanceTests('MixtureOfAgents', {
-  create: (model) =>
+  create: (model, { tools }) =>
     new MixtureOfAgents({
-      agents: [new Agent({ name: 'ada', model }), new Agent({ name: 'bob', model })],
-      aggregator: new Agent({ name: 'agg', model }),
+      agents: [new Agent({ name: 'ada', model, tools }), new Agent({ name: 'bob', model, tools })],
+      aggregator: new Agent({ name: 'agg', model, tools }),
       layers: 2,
     }),
 });

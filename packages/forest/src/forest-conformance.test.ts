@@ -5,15 +5,25 @@ import { TreeAgent } from './tree-agent.js';
 
 topologyConformanceTests('ForestSwarm', {
   task: 'How do I file taxes for my Delaware corporation?',
-  create: (model) =>
+  create: (model, { tools }) =>
     new ForestSwarm({
       name: 'finance',
       trees: [
         new Tree({
           name: 'Finance',
           agents: [
-            new TreeAgent({ name: 'Tax Expert', systemPrompt: 'Corporate taxation and tax filing.', model }),
-            new TreeAgent({ name: 'Stock Analyst', systemPrompt: 'Stock markets and portfolios.', model }),
+            new TreeAgent({
+              name: 'Tax Expert',
+              systemPrompt: 'Corporate taxation and tax filing.',
+              model,
+              tools,
+            }),
+            new TreeAgent({
+              name: 'Stock Analyst',
+              systemPrompt: 'Stock markets and portfolios.',
+              model,
+              tools,
+            }),
           ],
         }),
       ],

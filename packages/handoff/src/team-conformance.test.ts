@@ -4,11 +4,11 @@ import { Team } from './team.js';
 
 topologyConformanceTests('Team.swarm', {
   task: 'I was charged twice.',
-  create: (model) =>
+  create: (model, { tools }) =>
     Team.swarm({
       agents: {
-        triage: new Agent({ name: 'triage', instructions: 'Route the customer.', model }),
-        billing: new Agent({ name: 'billing', instructions: 'Handle refunds.', model }),
+        triage: new Agent({ name: 'triage', instructions: 'Route the customer.', model, tools }),
+        billing: new Agent({ name: 'billing', instructions: 'Handle refunds.', model, tools }),
       },
       entryAgent: 'triage',
     }),

@@ -1,7 +1,13 @@
+import { Agent } from '@swarm/core';
 import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { HeavySwarm } from './heavy-swarm.js';
 
 topologyConformanceTests('HeavySwarm', {
   task: 'Should a small bakery open a second shop?',
-  create: (model) => new HeavySwarm({ model, maxLoops: 2 }),
+  create: (model, { tools }) =>
+    new HeavySwarm({
+      model,
+      agents: ['research', 'verification'].map((name) => new Agent({ name, model, tools })),
+      maxLoops: 2,
+    }),
 });

@@ -6,12 +6,12 @@ import { forced } from './worst-case.fixture.js';
 
 topologyConformanceTests('HierarchicalSwarm', {
   task: 'Write a short market brief on e-bikes.',
-  create: (model) =>
+  create: (model, { tools }) =>
     new HierarchicalSwarm({
       director: model,
       agents: [
-        new Agent({ name: 'researcher', instructions: 'Find facts.', model }),
-        new Agent({ name: 'writer', instructions: 'Write.', model }),
+        new Agent({ name: 'researcher', instructions: 'Find facts.', model, tools }),
+        new Agent({ name: 'writer', instructions: 'Write.', model, tools }),
       ],
       maxLoops: 2,
       directorFeedback: true,

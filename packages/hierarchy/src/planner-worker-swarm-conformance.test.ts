@@ -6,12 +6,12 @@ import { forced } from './worst-case.fixture.js';
 
 topologyConformanceTests('PlannerWorkerSwarm', {
   task: 'Compare three note-taking apps.',
-  create: (model) =>
+  create: (model, { tools }) =>
     new PlannerWorkerSwarm({
       planner: model,
       workers: [
-        new Agent({ name: 'w1', instructions: 'Do the task.', model }),
-        new Agent({ name: 'w2', instructions: 'Do the task.', model }),
+        new Agent({ name: 'w1', instructions: 'Do the task.', model, tools }),
+        new Agent({ name: 'w2', instructions: 'Do the task.', model, tools }),
       ],
       maxLoops: 2,
     }),

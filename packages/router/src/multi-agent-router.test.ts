@@ -215,9 +215,9 @@ describe('MultiAgentRouter', () => {
 });
 
 topologyConformanceTests('MultiAgentRouter', {
-  create: (model) =>
+  create: (model, { tools }) =>
     new MultiAgentRouter({
-      agents: [new Agent({ name: 'a', model }), new Agent({ name: 'b', model })],
+      agents: [new Agent({ name: 'a', model, tools }), new Agent({ name: 'b', model, tools })],
       model,
     }),
   model: () =>

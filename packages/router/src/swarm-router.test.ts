@@ -325,18 +325,18 @@ describe('SwarmRouter', () => {
 });
 
 topologyConformanceTests('SwarmRouter', {
-  create: (model) =>
+  create: (model, { tools }) =>
     new SwarmRouter({
-      agents: [new Agent({ name: 'a', model }), new Agent({ name: 'b', model })],
+      agents: [new Agent({ name: 'a', model, tools }), new Agent({ name: 'b', model, tools })],
       swarmType: 'SequentialWorkflow',
       topologies: [standInDescriptor('SequentialWorkflow')],
     }),
 });
 
 topologyConformanceTests("SwarmRouter with 'auto'", {
-  create: (model) =>
+  create: (model, { tools }) =>
     new SwarmRouter({
-      agents: [new Agent({ name: 'a', model })],
+      agents: [new Agent({ name: 'a', model, tools })],
       swarmType: 'auto',
       topologies: [standInDescriptor('SequentialWorkflow'), standInDescriptor('ConcurrentWorkflow')],
     }),

@@ -1,4 +1,4 @@
-import { Agent, type Model } from '@swarm/core';
+import { Agent, type Model, type Tool } from '@swarm/core';
 import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { AgentRearrange } from './agent-rearrange.js';
 import { BatchedGridWorkflow } from './batched-grid-workflow.js';
@@ -7,39 +7,43 @@ import { GraphWorkflow } from './graph-workflow.js';
 import { RoundRobin } from './round-robin.js';
 import { SequentialWorkflow } from './sequential-workflow.js';
 
-const agents = (model: Model, ...names: string[]) => names.map((name) => new Agent({ name, model }));
+const agents = (model: Model, tools: Tool[], ...names: string[]) =>
+  names.map((name) => new Agent({ name, model, tools }));
 
 topologyConformanceTests('SequentialWorkflow', {
-  create: (model) => new SequentialWorkflow({ agents: agents(model, 'researcher', 'writer', 'editor') }),
+  create: (model, { tools }) =>
+    new SequentialWorkflow({ agents: agents(model, tools, 'researcher', 'writer', 'editor') }),
 });
 
 topologyConformanceTests('ConcurrentWorkflow', {
-  create: (model) =>
+  create: (model, { tools }) =>
     new ConcurrentWorkflow({
-      agents: agents(model, 'optimist', 'pessimist', 'realist'),
-      aggregator: new Agent({ name: 'judge', model }),
+      agents: agents(model, tools, 'optimist', 'pessimist', 'realist'),
+      aggregator: new Agent({ name: 'judge', model, tools }),
     }),
 });
 
 topologyConformanceTests('AgentRearrange', {
-  create: (model) =>
+  create: (model, { tools }) =>
     new AgentRearrange({
-      agents: agents(model, 'researcher', 'writer', 'critic', 'editor'),
+      agents: agents(model, tools, 'researcher', 'writer', 'critic', 'editor'),
       flow: 'researcher -> writer, critic -> editor',
     }),
 });
 
 topologyConformanceTests('RoundRobin', {
-  create: (model) => new RoundRobin({ agents: agents(model, 'alice', 'bob', 'carol'), rounds: 2 }),
+  create: (model, { tools }) =>
+    new RoundRobin({ agents: agents(model, tools, 'alice', 'bob', 'carol'), rounds: 2 }),
 });
 
 topologyConformanceTests('BatchedGridWorkflow', {
-  create: (model) => new BatchedGridWorkflow({ agents: agents(model, 'translator', 'summarizer', 'critic') }),
+  create: (model, { tools }) =>
+    new BatchedGridWorkflow({ agents: agents(model, tools, 'translator', 'summarizer', 'critic') }),
 });
 
 topologyConformanceTests('GraphWorkflow', {
-  create: (model) => {
-    const [plan, frontend, backend, review] = agents(model, 'plan', 'frontend', 'backend', 'review');
+  create: (model, { tools }) => {
+    const [plan, frontend, backend, review] = agents(model, tools, 'plan', 'frontend', 'backend', 'review');
     return new GraphWorkflow({
       nodes: { plan: plan!, frontend: frontend!, backend: backend!, review: review! },
       edges: [

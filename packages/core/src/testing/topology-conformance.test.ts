@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.js';
+import { isAbort } from '../errors.js';
 import { runMember } from '../member.js';
 import { RunContext, type RunOptions } from '../run-context.js';
+import type { Tool } from '../tool.js';
 import { BaseTopology, type TopologyResult } from '../topology.js';
 import { budgetStop, runTopology } from '../topology-run.js';
 import type { Model } from '../types.js';
@@ -16,7 +18,10 @@ type Flaw =
   | 'ignores-budget'
   | 'swallows-abort'
   | 'slow-abort'
-  | 'miscounts';
+  | 'miscounts'
+  | 'ignores-tools'
+  | 'pause-as-failure'
+  | 'no-journal-totals';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
@@ -26,14 +31,21 @@ class Relay extends BaseTopology {
   constructor(
     model: Model,
     readonly flaw: Flaw = 'none',
+    tools: Tool[] = [],
   ) {
     super();
-    this.#agents = ['first', 'second', 'third'].map((name) => new Agent({ name, model }));
+    const given = flaw === 'ignores-tools' ? [] : tools;
+    this.#agents = ['first', 'second', 'third'].map((name) => new Agent({ name, model, tools: given }));
   }
 
   run(task: string, options: RunOptions = {}): Promise<TopologyResult> {
     if (this.flaw === 'fresh-context')
       return runTopology(this, { task }, { ...options, parent: undefined }, (c) => this.#body(task, c));
+    if (this.flaw === 'no-journal-totals') {
+      return runTopology(this, { task }, options, (c) => this.#body(task, c)).then(
+        ({ replayedCalls: _r, liveCalls: _l, ...rest }) => rest,
+      );
+    }
     if (this.flaw === 'no-run-end') {
       const context = new RunContext({ ...options, topology: this.type });
       context.emit({ type: 'run.start' });
@@ -59,8 +71,11 @@ class Relay extends BaseTopology {
         }
         if (reason) return { output: text, interrupted: true, interruptionReason: reason };
         if (this.flaw === 'swallows-abort') return { output: text };
+        // Records the member as failed and goes on: its pause is lost.
+        if (this.flaw === 'pause-as-failure' && !isAbort(error)) continue;
         // Waits on a timer before giving up: the abort does not reach what it waits on.
-        if (this.flaw === 'slow-abort') await new Promise((r) => setTimeout(r, 3_000).unref());
+        if (this.flaw === 'slow-abort' && isAbort(error))
+          await new Promise((r) => setTimeout(r, 3_000).unref());
         throw error;
       }
     }
@@ -70,11 +85,11 @@ class Relay extends BaseTopology {
 }
 
 const checksFor = (flaw: Flaw): ConformanceCheck[] =>
-  topologyConformance({ create: (model) => new Relay(model, flaw) });
+  topologyConformance({ create: (model, { tools }) => new Relay(model, flaw, tools) });
 
-async function failures(flaw: Flaw): Promise<string[]> {
+async function failures(flaw: Flaw, only?: string): Promise<string[]> {
   const failed: string[] = [];
-  for (const check of checksFor(flaw)) {
+  for (const check of checksFor(flaw).filter((c) => only === undefined || c.name === only)) {
     try {
       await check.run();
     } catch (error) {
@@ -85,7 +100,9 @@ async function failures(flaw: Flaw): Promise<string[]> {
   return failed;
 }
 
-topologyConformanceTests('a correct topology', { create: (model) => new Relay(model) });
+topologyConformanceTests('a correct topology', {
+  create: (model, { tools }) => new Relay(model, 'none', tools),
+});
 
 describe('topologyConformance catches a broken topology', () => {
   it('passes every check for a correct topology', async () => {
@@ -111,13 +128,37 @@ describe('topologyConformance catches a broken topology', () => {
   });
 
   it('fails a topology that waits on a timer before rejecting an abort', async () => {
-    expect(await failures('slow-abort')).toContain(
-      'an abort rejects with AbortError promptly and leaves no listener or timer',
-    );
+    const check = 'an abort rejects with AbortError promptly and leaves no listener or timer';
+    expect(await failures('slow-abort', check)).toEqual([check]);
   });
 
   it('fails a topology whose result miscounts its calls', async () => {
     expect(await failures('miscounts')).toContain('usage and llmCalls equal what the model saw');
+  });
+
+  const pausing =
+    'a member whose tool needs approval pauses the whole run, and approving resumes it to the same answer';
+
+  it('fails a topology that does not give its members the tools', async () => {
+    expect(await failures('ignores-tools')).toEqual([pausing]);
+  });
+
+  it("fails a topology that records a member's pause as its failure", async () => {
+    expect(await failures('pause-as-failure')).toEqual([pausing]);
+  });
+
+  it('fails a topology whose result does not say how many calls were replayed', async () => {
+    expect(await failures('no-journal-totals')).toEqual([
+      'a run cut short resumes from its journal without making its finished calls again',
+    ]);
+  });
+
+  it('skips the pausing check, saying why, for a topology that cannot take tools', async () => {
+    const checks = topologyConformance({
+      create: (model) => new Relay(model, 'ignores-tools'),
+      noTools: 'its members only make structured calls',
+    });
+    for (const check of checks) await check.run();
   });
 
   it('answers any forced function call from its schema, leaving optional fields out', async () => {

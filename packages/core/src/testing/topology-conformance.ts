@@ -1,16 +1,29 @@
-import { AbortError, SwarmError } from '../errors.js';
+import { z } from 'zod';
+import type { Approvals } from '../approval.js';
+import { AbortError, isPause, type RunPausedError, SwarmError } from '../errors.js';
 import type { SwarmEvent } from '../events.js';
+import { memoryJournal } from '../journal.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import { RunContext } from '../run-context.js';
+import { type Tool, tool } from '../tool.js';
 import type { Topology, TopologyResult } from '../topology.js';
 import type { Model, ModelRequest, ModelResponse } from '../types.js';
 import { autoModel, CountingModel } from './auto-model.js';
 import { nextTurn } from './next-turn.js';
 
+/** What the suite hands `create` besides the model. */
+export interface ConformanceCreateOptions {
+  /**
+   * Tools for the topology's members: give them to at least one member that runs (an Agent that
+   * runs its tool loop). The pausing checks put a tool that needs approval here.
+   */
+  tools: Tool[];
+}
+
 /** What `topologyConformance` needs: how to build the topology over a model, and a model for it. */
 export interface TopologyConformanceOptions<R extends TopologyResult = TopologyResult> {
-  /** Builds a fresh topology whose every model call goes to `model`. */
-  create: (model: Model) => Topology<R>;
+  /** Builds a fresh topology whose every model call goes to `model`, its members given `tools`. */
+  create: (model: Model, options: ConformanceCreateOptions) => Topology<R>;
   /** A fresh model that can answer one whole run of the topology (default `autoModel()`). */
   model?: () => Model;
   /** The task of every run (default a short question). */
@@ -21,6 +34,12 @@ export interface TopologyConformanceOptions<R extends TopologyResult = TopologyR
    * 100 ms; counting turns instead of milliseconds keeps the check exact on a busy CI machine.
    */
   abortWithinTurns?: number;
+  /**
+   * Why no member of this topology can be given tools (it runs no Agent tool loop, only structured
+   * calls): the pausing check is then skipped and names this reason. Without it, a topology whose
+   * run never reaches the suite's approval tool fails that check.
+   */
+  noTools?: string;
 }
 
 /** One check of the suite: a name that says what it proves, and a function that throws if it does not hold. */
@@ -38,11 +57,13 @@ export class ConformanceError extends Error {
 }
 
 /**
- * The checks every topology passes (DESIGN 3.6), as plain async functions so any test runner can
- * run them (`topologyConformanceTests` in `@swarm/core/testing/vitest` wraps them for vitest):
+ * The checks every topology passes (DESIGN 3.6, 3.7), as plain async functions so any test runner
+ * can run them (`topologyConformanceTests` in `@swarm/core/testing/vitest` wraps them for vitest):
  * run and stream agree; the trace opens with `run.start` and closes with `run.end`; usage and calls
  * equal what the model saw; an abort rejects with `AbortError` promptly and leaves no listener or
- * timer; a `maxCalls` budget is never exceeded; a parent's budget and trace cover a nested run.
+ * timer; a `maxCalls` budget is never exceeded; a parent's budget and trace cover a nested run; a
+ * run cut short resumes from its journal without repeating a finished call; a member's tool that
+ * needs approval pauses the run (`run.paused`) and approving resumes it to the same answer.
  */
 export function topologyConformance<R extends TopologyResult>(
   options: TopologyConformanceOptions<R>,
@@ -50,11 +71,12 @@ export function topologyConformance<R extends TopologyResult>(
   const task = options.task ?? 'What are three uses of a paperclip?';
   const freshModel = () => new CountingModel(options.model?.() ?? autoModel());
   const abortWithinTurns = options.abortWithinTurns ?? 100;
+  const create = (model: Model, tools: Tool[] = []) => options.create(model, { tools });
 
   const fullRun = async () => {
     const model = freshModel();
     const events: SwarmEvent[] = [];
-    const result = await options.create(model).run(task, { onEvent: (e) => events.push(e) });
+    const result = await create(model).run(task, { onEvent: (e) => events.push(e) });
     return { model, events, result };
   };
 
@@ -62,8 +84,8 @@ export function topologyConformance<R extends TopologyResult>(
     {
       name: 'run and stream give the same result',
       run: async () => {
-        const ran = await options.create(freshModel()).run(task);
-        const stream = options.create(freshModel()).stream(task);
+        const ran = await create(freshModel()).run(task);
+        const stream = create(freshModel()).stream(task);
         const types: string[] = [];
         for await (const event of stream) types.push(event.type);
         const streamed = await stream.result;
@@ -116,7 +138,7 @@ export function topologyConformance<R extends TopologyResult>(
         const hanging = new HangingModel();
         const controller = new AbortController();
         const timersBefore = activeTimers();
-        const running = options.create(hanging).run(task, { signal: controller.signal });
+        const running = create(hanging).run(task, { signal: controller.signal });
         const outcome = running.then(
           () => undefined,
           (error: unknown) => error,
@@ -158,8 +180,7 @@ export function topologyConformance<R extends TopologyResult>(
         );
         for (const maxCalls of budgets) {
           const model = freshModel();
-          const outcome = await options
-            .create(model)
+          const outcome = await create(model)
             .run(task, { budget: { maxCalls } })
             .then(
               (result) => ({ result }),
@@ -186,7 +207,7 @@ export function topologyConformance<R extends TopologyResult>(
         const events: SwarmEvent[] = [];
         const parent = new RunContext({ topology: 'Parent', onEvent: (e) => events.push(e) });
         const model = freshModel();
-        const topology = options.create(model);
+        const topology = create(model);
         const result = await topology.run(task, { parent });
         expect(
           parent.llmCalls === model.calls,
@@ -211,14 +232,218 @@ export function topologyConformance<R extends TopologyResult>(
 
         const tight = new RunContext({ budget: { maxCalls: 1 } });
         const limited = freshModel();
-        await options
-          .create(limited)
+        await create(limited)
           .run(task, { parent: tight })
           .catch(() => undefined);
         expect(limited.calls <= 1, `a parent's budget of 1 call let the nested run make ${limited.calls}`);
       },
     },
+    {
+      name: 'a run cut short resumes from its journal without making its finished calls again',
+      run: async () => {
+        const { model: full, result: fullResult } = await fullRun();
+        const journal = memoryJournal();
+        const runId = 'conformance-resume';
+        const cutAt = Math.floor(full.calls / 2);
+        const controller = new AbortController();
+        const cut = new CountingModel(new CuttingModel(options.model?.() ?? autoModel(), cutAt, controller));
+        const first = await create(cut)
+          .run(task, { journal, runId, signal: controller.signal })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        expect(
+          SwarmError.isInstance(first) && first.code === 'ABORTED',
+          `the run cut at call ${cutAt + 1} ended with ${describe(first)}, not AbortError`,
+        );
+        const journaled = (await journal.read(runId)).filter((e) => e.type === 'model').length;
+        const model = freshModel();
+        const resumed = await create(model).run(task, { journal, runId });
+        expectEqual(
+          summary(resumed),
+          summary(fullResult),
+          'the resumed run differs from an uninterrupted run',
+        );
+        expect(
+          model.calls === full.calls - journaled,
+          `the journal held ${journaled} of ${full.calls} calls, yet the resumed run made ${model.calls} calls (finished calls made again, or calls skipped)`,
+        );
+        expect(
+          resumed.replayedCalls === journaled && resumed.liveCalls === model.calls,
+          `the resumed result says replayedCalls ${resumed.replayedCalls}, liveCalls ${resumed.liveCalls}; the journal answered ${journaled} and the model ${model.calls} (build results with runTopology, or add runTotals(context))`,
+        );
+      },
+    },
+    {
+      name: 'a member whose tool needs approval pauses the whole run, and approving resumes it to the same answer',
+      run: async () => {
+        if (options.noTools !== undefined) {
+          console.info(`pausing check skipped: ${options.noTools}`);
+          return;
+        }
+        const pausing = () => new CountingModel(new ApprovalAskingModel(options.model?.() ?? autoModel()));
+        const unasked = { count: 0 };
+        const baselineModel = pausing();
+        const baseline = await create(baselineModel, [approvalTool(false, unasked)]).run(task);
+        expect(
+          unasked.count > 0,
+          'no member ran the tool given to create: give options.tools to at least one member that runs (or set noTools with the reason it cannot take tools)',
+        );
+        const journal = memoryJournal();
+        const runId = 'conformance-pause';
+        const executed = { count: 0 };
+        let approvals: Approvals | undefined;
+        let calls = 0;
+        let pauses = 0;
+        let result: TopologyResult | undefined;
+        while (result === undefined) {
+          expect(pauses <= unasked.count, `the run still paused after ${pauses} rounds of approvals`);
+          const model = pausing();
+          const events: SwarmEvent[] = [];
+          const outcome = await create(model, [approvalTool(true, executed)])
+            .run(task, { journal, runId, onEvent: (e) => events.push(e), ...(approvals && { approvals }) })
+            .then(
+              (value) => ({ value }),
+              (error: unknown) => ({ error }),
+            );
+          calls += model.calls;
+          if ('value' in outcome) {
+            result = outcome.value;
+            break;
+          }
+          expect(
+            isPause(outcome.error),
+            `a run that reached a tool needing approval ended with ${describe(outcome.error)}, not RunPausedError`,
+          );
+          const pause = outcome.error as RunPausedError;
+          pauses += 1;
+          expect(pause.pending.length > 0, 'RunPausedError.pending is empty');
+          expect(
+            pause.pending.every((p) => p.tool === approvalToolName && p.runId === runId),
+            `RunPausedError.pending does not name the tool and run id: ${JSON.stringify(pause.pending)}`,
+          );
+          expectEqual(
+            JSON.parse(JSON.stringify(pause.pending)),
+            pause.pending,
+            'the pending calls do not survive JSON',
+          );
+          const own = events.filter((e) => e.runId === events[0]?.runId);
+          expect(
+            own.at(-1)?.type === 'run.paused',
+            `the paused run's last event is ${own.at(-1)?.type}, not run.paused`,
+          );
+          expect(events.at(-1) === own.at(-1), 'events arrived after run.paused');
+          expect(
+            !own.some((e) => e.type === 'run.error'),
+            'the paused run emitted run.error: a pause is not a failure',
+          );
+          approvals = Object.fromEntries(pause.pending.map((p) => [p.id, { approved: true }]));
+        }
+        expect(pauses > 0, 'a member called the tool that needs approval, yet the run never paused');
+        expectEqual(
+          summary(result),
+          summary(baseline),
+          'the approved run differs from a run whose tool needed no approval',
+        );
+        expect(
+          executed.count === unasked.count,
+          `the approved tool ran ${executed.count} times; without approval it runs ${unasked.count} times`,
+        );
+        expect(
+          calls === baselineModel.calls,
+          `the paused and resumed runs made ${calls} model calls together; one run without pauses makes ${baselineModel.calls} (finished calls were made again)`,
+        );
+      },
+    },
   ];
+}
+
+/** The tool the pausing check gives the members: it asks a person, then says what it approved. */
+const approvalToolName = 'conformance_approval';
+
+function approvalTool(needsApproval: boolean, executed: { count: number }): Tool {
+  return tool({
+    name: approvalToolName,
+    description: 'Asks a person to approve the next step before going on.',
+    parameters: z.object({ step: z.string() }),
+    needsApproval,
+    execute: ({ step }) => {
+      executed.count += 1;
+      return `approved: ${step}`;
+    },
+  });
+}
+
+/**
+ * The suite's model for the pausing check: where the approval tool is offered, not yet called in
+ * this conversation, and no other function is forced, it calls the tool; otherwise `model` answers.
+ */
+class ApprovalAskingModel implements Model {
+  readonly id: string;
+  readonly #model: Model;
+
+  constructor(model: Model) {
+    this.#model = model;
+    this.id = model.id;
+  }
+
+  generate(request: ModelRequest): Promise<ModelResponse> {
+    const choice = request.toolChoice;
+    const asks =
+      request.tools?.some((t) => t.name === approvalToolName) &&
+      choice !== 'none' &&
+      !(typeof choice === 'object' && choice.name !== approvalToolName) &&
+      !request.messages.some((m) => m.toolCalls?.some((c) => c.name === approvalToolName));
+    if (!asks) return this.#model.generate(request);
+    return Promise.resolve({
+      text: '',
+      toolCalls: [
+        {
+          id: `approval-${request.metadata?.agent ?? 'agent'}-${request.messages.length}`,
+          name: approvalToolName,
+          arguments: { step: `the next step of ${request.metadata?.agent ?? 'the agent'}` },
+        },
+      ],
+      usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, reasoningTokens: 0, totalTokens: 15 },
+      finishReason: 'tool-calls',
+      modelId: this.id,
+    });
+  }
+}
+
+/**
+ * A model that answers the first `answered` calls, then holds every later call and aborts the run
+ * a few event-loop turns later (a process dying mid-run, with the answers it had journaled).
+ */
+class CuttingModel implements Model {
+  readonly id: string;
+  readonly #model: Model;
+  readonly #answered: number;
+  readonly #controller: AbortController;
+  #calls = 0;
+
+  constructor(model: Model, answered: number, controller: AbortController) {
+    this.#model = model;
+    this.id = model.id;
+    this.#answered = answered;
+    this.#controller = controller;
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    if (this.#calls++ < this.#answered) return this.#model.generate(request);
+    const { signal } = request;
+    // Calls in flight beside this one get a few turns to answer (and be journaled) first.
+    void (async () => {
+      for (let turn = 0; turn < 20; turn++) await nextTurn();
+      this.#controller.abort();
+    })();
+    return new Promise((_, reject) => {
+      const onAbort = () => reject(new AbortError(undefined, { cause: signal?.reason }));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
 }
 
 /** A model whose calls never answer until their signal aborts: for abort checks. */
@@ -247,7 +472,8 @@ function activeTimers(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 }
 
-function summary(result: TopologyResult) {
+function summary(result: TopologyResult | undefined) {
+  if (result === undefined) return undefined;
   return {
     output: result.output,
     llmCalls: result.llmCalls,

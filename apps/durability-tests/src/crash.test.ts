@@ -1,0 +1,172 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fileJournal, type JournalEntry } from '@swarm/core';
+import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answer, crashRun, requestKey, task } from './crash-run.ts';
+
+// 30 kills at seeded random points of a run (a three-step workflow with a hierarchy of two
+// parallel workers nested in it, on a file journal), each followed by a rerun from the journal.
+const trials = 30;
+// The most calls in flight at once: the hierarchy's two workers.
+const branches = 2;
+const child = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
+
+let server: MockProviderServer;
+let dir: string;
+beforeAll(async () => {
+  server = await mockProviderServer({ handler: answer });
+  dir = await mkdtemp(join(tmpdir(), 'swarm-crash-'));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function mulberry32(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A child that has loaded and waits for `go`; `go(killAfterMs)` runs it and kills it after that long. */
+interface ReadyChild {
+  go(killAfterMs: number | undefined): Promise<{ killed: boolean; ranMs: number; stdout: string }>;
+}
+
+function startChild(runId: string, sideEffects: string): Promise<ReadyChild> {
+  return new Promise((ready, reject) => {
+    const proc: ChildProcess = spawn(
+      process.execPath,
+      [child, server.openaiBaseURL, dir, runId, sideEffects],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    let startedAt = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let exited!: (outcome: { killed: boolean; ranMs: number; stdout: string }) => void;
+    let failed!: (error: Error) => void;
+    const exit = new Promise<{ killed: boolean; ranMs: number; stdout: string }>((resolve, fail) => {
+      exited = resolve;
+      failed = fail;
+    });
+    exit.catch(() => undefined);
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+      if (stdout === 'ready\n') {
+        ready({
+          go: (killAfterMs) => {
+            startedAt = performance.now();
+            proc.stdin!.end('go\n');
+            if (killAfterMs !== undefined) timer = setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
+            return exit;
+          },
+        });
+      }
+    });
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    proc.on('error', reject);
+    proc.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const error = new Error(`the child failed (${code ?? signal}):\n${stderr}`);
+      if (startedAt === 0) reject(error);
+      else if (signal !== 'SIGKILL' && code !== 0) failed(error);
+      else exited({ killed: signal === 'SIGKILL', ranMs: performance.now() - startedAt, stdout });
+    });
+  });
+}
+
+const count = (keys: readonly string[]) => {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+};
+
+// About a minute on an idle two-core machine (31 child processes loaded, 30 resumes, each journal
+// write flushed); far more when the machine is shared.
+const timeoutMs = 300_000;
+
+describe('a run on a file journal, killed with SIGKILL at random points', () => {
+  it(
+    `resumes to the same answer ${trials} times, repeating no finished call and no finished tool`,
+    async () => {
+      // The uninterrupted run, in a child as the trials run: its answer, its requests, its notes.
+      const cleanEffects = join(dir, 'clean.notes');
+      const before = server.requests.length;
+      const clean = await (await startChild('clean', cleanEffects)).go(undefined);
+      const expected = JSON.parse(clean.stdout.split('\n')[1]!) as { output: string; llmCalls: number };
+      const cleanKeys = server.requests.slice(before).map(requestKey);
+      const cleanNotes = (await readFile(cleanEffects, 'utf8')).split('\n').filter(Boolean);
+      expect(new Set(cleanKeys).size).toBe(cleanKeys.length);
+      expect(cleanKeys).toHaveLength(expected.llmCalls);
+      expect(cleanNotes).toHaveLength(3);
+
+      const random = mulberry32(26);
+      let killedMidRun = 0;
+      const notesOf = (trial: number) => join(dir, `trial-${trial}.notes`);
+      let next = startChild('trial-0', notesOf(0));
+      for (let trial = 0; trial < trials; trial++) {
+        const runId = `trial-${trial}`;
+        const notes = notesOf(trial);
+        const loaded = await next;
+        // The next child loads while this one runs and is resumed.
+        if (trial + 1 < trials) next = startChild(`trial-${trial + 1}`, notesOf(trial + 1));
+        const start = server.requests.length;
+        const killed = await loaded.go(random() * clean.ranMs * 1.1);
+        const killedKeys = server.requests.slice(start).map(requestKey);
+        const entries: readonly JournalEntry[] = await fileJournal(dir).read(runId);
+        const journaledCalls = entries.filter((e) => e.type === 'model').length;
+        const journaledTools = new Set(entries.flatMap((e) => (e.type === 'tool' ? [e.result] : [])));
+        if (killed.killed && journaledCalls < expected.llmCalls) killedMidRun += 1;
+
+        const resumeStart = server.requests.length;
+        const result = await crashRun(server.openaiBaseURL, notes).run(task, {
+          journal: fileJournal(dir),
+          runId,
+        });
+        const resumedKeys = server.requests.slice(resumeStart).map(requestKey);
+        const where = `trial ${trial} (killed ${killed.killed ? `after ${journaledCalls} journaled calls` : 'never'})`;
+
+        expect(result.output, where).toBe(expected.output);
+        expect(result.llmCalls, where).toBe(expected.llmCalls);
+        // Every journaled answer is used; the rest went to the server.
+        expect(result.replayedCalls, where).toBe(journaledCalls);
+        expect(result.liveCalls, where).toBe(resumedKeys.length);
+        // Together the two processes asked what one uninterrupted run asks, each request at most
+        // twice: a request repeated was in flight at the kill (asked, never journaled), at most
+        // one per concurrent branch.
+        const both = count([...killedKeys, ...resumedKeys]);
+        expect(new Set(both.keys()), where).toEqual(new Set(cleanKeys));
+        const repeated = [...both].filter(([, n]) => n > 1);
+        expect(Math.max(0, ...both.values()), where).toBeLessThanOrEqual(2);
+        expect(repeated.length, where).toBeLessThanOrEqual(
+          Math.min(branches, killedKeys.length - journaledCalls),
+        );
+        // A note written twice was a tool in flight at the kill (run, not journaled); every other
+        // note was written once.
+        const written = count((await readFile(notes, 'utf8')).split('\n').filter(Boolean));
+        expect(new Set(written.keys()), where).toEqual(new Set(cleanNotes));
+        const twice = [...written].filter(([, n]) => n > 1).map(([line]) => line);
+        expect(Math.max(...written.values()), where).toBeLessThanOrEqual(2);
+        expect(twice.length, where).toBeLessThanOrEqual(branches);
+        for (const line of twice) expect(journaledTools.has(`noted: ${line}`), where).toBe(false);
+      }
+      // The seeded kill points land inside the run, not only before or after it.
+      expect(killedMidRun).toBeGreaterThanOrEqual(trials / 2);
+    },
+    timeoutMs,
+  );
+});
