@@ -18,7 +18,7 @@ Usage:
       --quiet            no live progress on stderr
       --journal <dir>    journal every call in <dir>, so a paused or crashed run can be resumed
       --run-id <id>      the run's id in the journal (else one is made and printed)
-  swarm resume <dir> <run-id>             go on with a journaled run (paused, or cut by a crash)
+  swarm resume <dir> <run-id>                  go on with a journaled run (paused, or cut by a crash)
       --approve <id>     approve a call the run waits for (repeat for each)
       --reject <id>[=reason]   refuse one; the model reads the reason
       --json, --trace <file>, --report <file>, --quiet   as for swarm run
