@@ -1,19 +1,15 @@
-import {
-  ConfigError,
-  errorMessage,
-  type Model,
-  SwarmError,
-  type SwarmEvent,
-  type TopologyResult,
-} from '@swarm/core';
+import { resolve } from 'node:path';
+import { ConfigError, fileJournal, type Journal, type Model, memoryJournal } from '@swarm/core';
 import { type LoadedSwarm, loadSwarmSpec, type SpecIssue, SwarmSpecError } from '@swarm/router';
+import type { AskApprovals } from './approval-prompt.js';
 import { CliError } from './cli-error.js';
 import { defaultModel, noModelHelp } from './default-model.js';
-import { toJson } from './json-output.js';
-import { type OutputFile, outputFileProblems, writeOutput } from './output-path.js';
-import { progress } from './progress.js';
+import { executeRun } from './execute-run.js';
+import { claimJournalDir, hasRun, newRunDirProblem, newRunId, runIdProblem } from './journal-dir.js';
+import { type OutputFile, outputFileProblems } from './output-path.js';
+import { shellWord } from './pause-notice.js';
 import { topologies } from './registry.js';
-import { htmlReport } from './report/html-report.js';
+import { writeRunRecord } from './run-record.js';
 import { readSpecFile, type SpecFile, type SpecPlace } from './spec-file.js';
 import { builtinTools } from './tools.js';
 
@@ -25,24 +21,35 @@ export interface RunFlags {
   trace?: string;
   report?: string;
   quiet?: boolean;
+  /** A directory to journal the run in (`fileJournal`), so that `swarm resume` can go on with it. */
+  journal?: string;
+  /** The run's id (its journal's name); generated when absent. */
+  runId?: string;
 }
 
 /**
  * `swarm run <spec> [task]`: builds the spec's topology, runs the task, prints the answer, then
- * writes the trace and the report. Output paths are checked before the first model call, and the
- * answer is printed before any file is written, so a bad path never costs a run or its answer.
+ * writes the trace and the report. Output paths, the journal directory and the run id are checked
+ * before the first model call (and before anything is written), and the answer is printed before
+ * any file is written, so a bad path never costs a run or its answer. With `--journal`, what the
+ * run runs is recorded beside its journal before its first call. `ask` (a terminal) answers pauses
+ * in this process; without it a pause prints what waits and how to resume.
  */
 export async function runCommand(
   specPath: string,
   flags: RunFlags,
   out: NodeJS.WritableStream,
+  ask?: AskApprovals,
 ): Promise<void> {
   const trace: OutputFile | undefined =
     flags.trace === undefined ? undefined : { option: '--trace', path: flags.trace };
   const report: OutputFile | undefined =
     flags.report === undefined ? undefined : { option: '--report', path: flags.report };
   // Every problem of the spec and the command line is reported at once, before any call is made.
-  const unwritable = outputFileProblems([trace, report].filter((o) => o !== undefined));
+  const unwritable = [
+    ...outputFileProblems([trace, report].filter((o) => o !== undefined)),
+    ...journalProblems(flags.journal, flags.runId),
+  ];
   let file: SpecFile;
   try {
     file = readSpecFile(specPath);
@@ -83,44 +90,60 @@ export async function runCommand(
   ];
   if (problems.length > 0 || !loaded) throw new CliError(problems.join('\n'), 2);
 
-  const events: SwarmEvent[] = [];
-  const live = flags.quiet ? undefined : progress();
-  let result: TopologyResult | undefined;
-  let failure: unknown;
-  try {
-    result = await loaded.topology.run(task, {
-      onEvent: (event) => {
-        events.push(event);
-        live?.onEvent(event);
-      },
+  const dir = flags.journal;
+  const runId = flags.runId ?? newRunId(dir);
+  let journal: Journal | undefined;
+  if (dir !== undefined) {
+    const unclaimed = claimJournalDir(dir);
+    if (unclaimed) throw new CliError(unclaimed, 2);
+    await writeRunRecord(dir, {
+      swarmRun: 1,
+      runId,
+      specFile: resolve(specPath),
+      spec: file.data as Record<string, unknown>,
+      task,
+      ...(fallback && { model: fallback.model }),
+      createdAt: new Date().toISOString(),
     });
-  } catch (error) {
-    failure = error;
-  } finally {
-    live?.stop();
+    journal = fileJournal(dir);
+    // Said before the first call: after a crash, this is how to go on without paying again.
+    process.stderr.write(
+      `run ${runId}, journaled in ${dir} (after a crash: swarm resume ${shellWord(dir)} ${runId})\n`,
+    );
+  } else if (ask) {
+    // Answering in this process resumes the run: its finished calls must replay, not run again.
+    journal = memoryJournal();
   }
+  await executeRun(
+    {
+      topology: loaded.topology,
+      task,
+      title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm run`,
+      runId,
+      ...(journal && { journal }),
+      ...(dir !== undefined && { journalDir: dir }),
+      ...(ask && { ask }),
+      ...(flags.json && { json: true }),
+      ...(flags.quiet && { quiet: true }),
+      ...(trace && { trace }),
+      ...(report && { report }),
+    },
+    out,
+  );
+}
 
-  // The answer first: whatever happens to the files below, the run's answer is not lost.
-  if (result) out.write(flags.json ? `${toJson(result)}\n` : `${result.output}\n`);
-  const notWritten = [
-    trace && writeOutput(trace, `${toJson(events)}\n`),
-    report &&
-      writeOutput(
-        report,
-        htmlReport({
-          title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm run`,
-          task,
-          ...(result && { result }),
-          ...(failure !== undefined && { error: errorMessage(failure) }),
-          events,
-        }),
-      ),
-  ].filter((problem) => problem !== undefined);
-  if (failure !== undefined) {
-    const code = SwarmError.isInstance(failure) ? `${failure.code}: ` : '';
-    throw new CliError([`the run failed: ${code}${errorMessage(failure)}`, ...notWritten].join('\n'), 1);
+// What is wrong with --journal and --run-id: a directory that is not ours, a run id that is not
+// one, or names a run the directory already holds (that one is resumed, not run again).
+function journalProblems(dir: string | undefined, runId: string | undefined): string[] {
+  const dirProblem = dir === undefined ? undefined : newRunDirProblem(dir);
+  const idProblem = runId === undefined ? undefined : runIdProblem(runId);
+  const problems = [dirProblem, idProblem && `--run-id ${runId}: ${idProblem}`];
+  if (dir !== undefined && runId !== undefined && !dirProblem && !idProblem && hasRun(dir, runId)) {
+    problems.push(
+      `--run-id ${runId}: ${dir} already holds run ${runId}; go on with it: swarm resume ${shellWord(dir)} ${runId}`,
+    );
   }
-  if (notWritten.length > 0) throw new CliError(notWritten.join('\n'), 1);
+  return problems.filter((p) => p !== undefined);
 }
 
 /** One problem of a spec, at its place in the file. */

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { type AskApprovals, terminalApprovals } from './approval-prompt.js';
 import { CliError } from './cli-error.js';
 import { demoCommand } from './demo.js';
+import { resumeCommand } from './resume-command.js';
 import { runCommand } from './run-command.js';
 import { typesCommand } from './types-command.js';
 
@@ -15,16 +17,26 @@ Usage:
       --trace <file>     write the event trace (JSON)
       --report <file>    write a self-contained HTML report of the run
       --quiet            no live progress on stderr
+      --journal <dir>    journal every call in <dir>, so a paused or crashed run can be resumed
+      --run-id <id>      the run's id in the journal (else one is made and printed)
+  swarm resume <dir> <run-id>                  go on with a journaled run (paused, or cut by a crash)
+      --approve <id>     approve a call the run waits for (repeat for each)
+      --reject <id>[=reason]   refuse one; the model reads the reason
+      --json, --trace <file>, --report <file>, --quiet   as for swarm run
   swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
   swarm types                                  the topologies this command knows
   swarm --version                              the version of @swarm/cli
+
+In a terminal, a run that reaches a tool call needing approval asks y/n and goes on; elsewhere it
+pauses (exit 0), printing what waits and the swarm resume command.
 
 Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
 
 // The options each command takes: one given to another command would be silently ignored (a
 // `--report` that writes nothing), so it is refused instead.
 const commandOptions: Record<string, readonly string[]> = {
-  run: ['task', 'model', 'json', 'trace', 'report', 'quiet'],
+  run: ['task', 'model', 'json', 'trace', 'report', 'quiet', 'journal', 'run-id'],
+  resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject'],
   demo: ['out', 'model'],
   types: [],
 };
@@ -41,6 +53,10 @@ async function main(argv: string[]): Promise<void> {
       report: { type: 'string' },
       quiet: { type: 'boolean' },
       out: { type: 'string' },
+      journal: { type: 'string' },
+      'run-id': { type: 'string' },
+      approve: { type: 'string', multiple: true },
+      reject: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -73,7 +89,24 @@ async function main(argv: string[]): Promise<void> {
       const [spec, ...words] = rest;
       if (!spec) throw new CliError('swarm run needs a spec file: swarm run <spec.yaml> [task]', 2);
       const task = values.task ?? (words.length ? words.join(' ') : undefined);
-      await runCommand(spec, { ...values, ...(task !== undefined && { task }) }, process.stdout);
+      const { 'run-id': runId, ...flags } = values;
+      await runCommand(
+        spec,
+        { ...flags, ...(task !== undefined && { task }), ...(runId !== undefined && { runId }) },
+        process.stdout,
+        terminalAsk(),
+      );
+      return;
+    }
+    case 'resume': {
+      const [dir, runId, ...extra] = rest;
+      if (!dir || !runId || extra.length > 0) {
+        throw new CliError(
+          'swarm resume takes a journal directory and a run id: swarm resume <dir> <run-id> [--approve <id>...] [--reject <id>[=reason]...]',
+          2,
+        );
+      }
+      await resumeCommand(dir, runId, values, process.stdout, terminalAsk());
       return;
     }
     case 'demo':
@@ -97,6 +130,14 @@ function version(): string {
     version: string;
   };
   return manifest.version;
+}
+
+// A person to ask about approvals when the command runs in a terminal (keyboard and screen); the
+// questions go to stderr, so stdout keeps only the answer (or the JSON) it always has.
+function terminalAsk(): AskApprovals | undefined {
+  return process.stdin.isTTY && process.stdout.isTTY
+    ? terminalApprovals(process.stdin, process.stderr)
+    : undefined;
 }
 
 // A reader that stops early (`swarm demo | head`) closes the pipe: that ends the command quietly.

@@ -7,7 +7,7 @@ import { type MockHandler, mockProviderServer } from '@swarm/core/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlReport } from '../src/report/html-report.js';
-import { cooperativeModel, specsDir, swarm } from './swarm-process.js';
+import { cooperativeModel, refundDeskModel, specsDir, swarm, testSpecsDir } from './swarm-process.js';
 
 // Debian's chromium, which .ci/run installs; never a downloaded browser.
 const executablePath =
@@ -168,6 +168,100 @@ describe('the HTML report, in a real browser', () => {
     await page.close();
   });
 
+  it('shows the calls a paused run waits for and the command that resumes it, then marks the calls its resume replayed', async () => {
+    const server = await mockProviderServer({ handler: refundDeskModel });
+    try {
+      const env = {
+        SWARM_MODEL: 'openai:mock-model',
+        OPENAI_API_KEY: 'test-key',
+        OPENAI_BASE_URL: server.openaiBaseURL,
+      };
+      const journal = join(dir, 'journal');
+      const files = (name: string) => [join(dir, `${name}.json`), join(dir, `${name}.html`)] as const;
+      const [pausedTrace, pausedReport] = files('paused');
+      const ran = await swarm(
+        [
+          'run',
+          join(testSpecsDir, 'refund-desk.yaml'),
+          '--journal',
+          journal,
+          '--json',
+          '--trace',
+          pausedTrace,
+          '--report',
+          pausedReport,
+        ],
+        env,
+      );
+      expect(ran.code).toBe(0);
+      const paused = JSON.parse(ran.stdout) as { runId: string; resume: string };
+      const pauseEvent = (JSON.parse(readFileSync(pausedTrace, 'utf8')) as SwarmEvent[]).at(-1)!;
+      expect(pauseEvent.type).toBe('run.paused');
+      const pending = pauseEvent.pending as { id: string; agent: string; tool: string }[];
+      expect(pending).toHaveLength(1);
+
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(pausedReport).href);
+      expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('paused');
+      expect(await page.locator('[data-status]').textContent()).toBe(
+        'paused waits for approval of 1 tool call(s)',
+      );
+      const rows = await page
+        .locator('[data-pending]')
+        .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-pending')));
+      expect(rows).toEqual(pending.map((p) => p.id));
+      expect(await page.locator('[data-pending] td').allTextContents()).toEqual([
+        pending[0]!.id,
+        'clerk',
+        'calculator',
+        '{"expression":"40 * 2"}',
+        'SequentialWorkflow',
+      ]);
+      expect(await page.locator('[data-resume]').textContent()).toBe(paused.resume);
+      expect(await page.locator('[data-pending]').isVisible()).toBe(true);
+      await page.close();
+
+      const [resumedTrace, resumedReport] = files('resumed');
+      const resumed = await swarm(
+        [
+          'resume',
+          journal,
+          paused.runId,
+          '--approve',
+          pending[0]!.id,
+          '--trace',
+          resumedTrace,
+          '--report',
+          resumedReport,
+        ],
+        env,
+      );
+      expect(resumed.code).toBe(0);
+      const answered = (JSON.parse(readFileSync(resumedTrace, 'utf8')) as SwarmEvent[]).filter(
+        (e) => e.type === 'model.response',
+      );
+      expect(answered.map((e) => e.replayed === true)).toEqual([true, false, false]);
+      const again = await browser.newPage();
+      await again.goto(pathToFileURL(resumedReport).href);
+      const marked = await again
+        .locator('[data-call]')
+        .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-replayed') === 'true'));
+      expect(marked).toEqual(answered.map((e) => e.replayed === true));
+      expect(await again.locator('[data-call] td:last-child').allTextContents()).toEqual([
+        'replayed',
+        'live',
+        'live',
+      ]);
+      expect(await again.locator('[data-replayed-calls]').textContent()).toBe('1');
+      expect(await again.locator('[data-live-calls]').textContent()).toBe('2');
+      expect(await again.locator('[data-status]').getAttribute('data-status')).toBe('done');
+      expect(await again.locator('[data-pending]').count()).toBe(0);
+      await again.close();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('shows a task and an answer holding <script> as text: nothing in them runs', async () => {
     const attack = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">';
     const path = join(dir, 'escaped.html');
@@ -324,7 +418,19 @@ describe('a report no field of the trace can script', () => {
       agent: hostile('event.agent'),
       at: `2026-01-01T${hostile('event.at')}`,
     }),
+    ev('model.response', 'child', { agent: 'a', model: 'm', replayed: true, usage }),
     ev('run.error', 'child', { error: hostile('run.error') }),
+    ev('run.paused', root, {
+      pending: [
+        {
+          id: hostile('pending.id'),
+          agent: hostile('pending.agent'),
+          tool: hostile('pending.tool'),
+          arguments: { amount: hostile('pending.arguments') },
+          path: [hostile('pending.path')],
+        },
+      ],
+    }),
     ev('run.end', root, { llmCalls: hostile('run.llmCalls'), usage }),
   ];
   const result = {
@@ -368,9 +474,22 @@ describe('a report no field of the trace can script', () => {
     'tot.rejected',
     'event.type',
     'event.agent',
+    'pending.id',
+    'pending.agent',
+    'pending.tool',
+    'pending.path',
+    'resume',
   ];
-  const asAttribute = ['runId', 'tot.root', 'tot.id', 'tot.status', 'route.agent', 'bid.agent'];
-  const inJson = ['tool.name', 'tool.arguments', 'tool.callId', 'tool.result', 'event.task', 'run.llmCalls'];
+  const asAttribute = ['runId', 'tot.root', 'tot.id', 'tot.status', 'route.agent', 'bid.agent', 'pending.id'];
+  const inJson = [
+    'tool.name',
+    'tool.arguments',
+    'tool.callId',
+    'tool.result',
+    'event.task',
+    'run.llmCalls',
+    'pending.arguments',
+  ];
 
   it.each([
     ['a failed run', { error: hostile('error') }],
@@ -379,7 +498,14 @@ describe('a report no field of the trace can script', () => {
       { result: { ...result, interrupted: true, interruptionReason: hostile('interruption') } },
     ],
   ])('draws %s with hostile text in every field as text, and runs none of it', async (name, variant) => {
-    const report = htmlReport({ title: hostile('title'), task: hostile('task'), result, events, ...variant });
+    const report = htmlReport({
+      title: hostile('title'),
+      task: hostile('task'),
+      resume: hostile('resume'),
+      result,
+      events,
+      ...variant,
+    });
     const { page, dialogs, pwned, markup, texts, attributes } = await openReport(
       `hostile-${name.replace(/\W+/g, '-')}.html`,
       report,

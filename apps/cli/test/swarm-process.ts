@@ -6,6 +6,8 @@ import { type MockHandler, sampleFromSchema } from '@swarm/core/testing';
 export const swarmBin = fileURLToPath(new URL('../dist/swarm.js', import.meta.url));
 /** The repository's examples folder, where a spec for every topology lives. */
 export const specsDir = fileURLToPath(new URL('../../../examples/specs/', import.meta.url));
+/** Specs of the command's own tests (a tool that needs approval). */
+export const testSpecsDir = fileURLToPath(new URL('./specs/', import.meta.url));
 
 /** What one run of the command gave. */
 export interface Ran {
@@ -39,6 +41,38 @@ export function run(
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs `swarm ...args` in a pseudo-terminal (util-linux `script`), so that its stdin and stdout
+ * are a terminal, typing each of `keys` when the screen shows the next prompt (`[y/n] ` or a
+ * reason's `): `). What the terminal showed comes back as `stdout` (the command's stderr included).
+ */
+export function swarmInTerminal(args: string[], env: Record<string, string>, keys: string[]): Promise<Ran> {
+  const command = [process.execPath, swarmBin, ...args]
+    .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
+    .join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/script', ['-qfec', command, '/dev/null'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        OLLAMA_HOST: 'http://127.0.0.1:9',
+        ...env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    let typed = 0;
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const prompts = stdout.match(/\[y\/n\] |\(Enter for none\): /g)?.length ?? 0;
+      while (typed < prompts && typed < keys.length) child.stdin.write(keys[typed++]!);
+    });
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -90,3 +124,19 @@ export function cooperativeModel(first?: MockHandler): MockHandler {
     return { text: `answer ${calls}` };
   };
 }
+
+/**
+ * The models of test/specs/refund-desk.yaml, answering from the request alone (so a resumed run
+ * meets the same answers): the clerk asks the calculator, then books what it said; the writer
+ * writes to the customer.
+ */
+export const refundDeskModel: MockHandler = (request) => {
+  const messages = request.body.messages as { role: string; content: string }[];
+  const tools = (request.body.tools ?? []) as Tools;
+  const last = messages.at(-1)!;
+  if (tools.some((t) => t.function?.name === 'calculator')) {
+    if (last.role === 'tool') return { text: `Refund: ${last.content}.` };
+    return { toolCalls: [{ name: 'calculator', arguments: { expression: '40 * 2' } }] };
+  }
+  return { text: 'Dear customer, your refund is on its way.' };
+};

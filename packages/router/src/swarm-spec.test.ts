@@ -48,6 +48,37 @@ describe('loadSwarmSpec', () => {
     expect((await topology.run('a poem')).output).toBe('> final');
   });
 
+  it('makes the calls of a tool written { name, needsApproval: true } wait for approval, and leaves the tool set as it was', () => {
+    const { agents } = loadSwarmSpec(
+      {
+        agents: [
+          { name: 'clerk', tools: [{ name: 'clock', needsApproval: true }] },
+          { name: 'b', tools: ['clock'] },
+        ],
+        topology: 'SequentialWorkflow',
+      },
+      { topologies, defaultModel: new ScriptedModel(), tools: { clock } },
+    );
+    expect(agents[0]!.tools.map((t) => [t.name, t.needsApproval])).toEqual([['clock', true]]);
+    expect(agents[1]!.tools).toEqual([clock]);
+    expect(clock.needsApproval).toBeUndefined();
+    expect(
+      issues(
+        {
+          agents: [
+            { name: 'a', tools: [{ name: 'web', needsApproval: true }, { name: 'clock', approve: true }, 3] },
+          ],
+          topology: 'SequentialWorkflow',
+        },
+        { tools: { clock } },
+      ),
+    ).toEqual([
+      { path: 'agents[0].tools[1]', message: 'Unrecognized key: "approve"' },
+      { path: 'agents[0].tools[2]', message: 'a tool is a name, or { name, needsApproval }' },
+      { path: 'agents[0].tools[0]', message: 'unknown tool "web"; available: clock' },
+    ]);
+  });
+
   it('names the path of a missing field and of a wrong type', () => {
     expect(issues({ agents: [{ instructions: 'x' }], topology: 'SequentialWorkflow' })).toEqual([
       { path: 'agents[0].name', message: expect.stringMatching(/expected string/) },

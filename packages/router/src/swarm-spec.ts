@@ -7,10 +7,19 @@ import {
   type Tool,
   type Topology,
   type TopologyDescriptor,
+  tool,
 } from '@swarm/core';
 import { z } from 'zod';
 import { agentCountProblem, registry } from './registry.js';
 import { issuesOf, type SpecIssue, SwarmSpecError } from './spec-error.js';
+
+/** A tool of an agent's spec in its long form: the tool's name, and whether its calls need approval. */
+const toolSpecSchema = z
+  .object({
+    name: z.string(),
+    needsApproval: z.boolean().optional(),
+  })
+  .strict();
 
 /** One agent of a spec: plain data, so a spec can live in a YAML or JSON file. */
 export const agentSpecSchema = z
@@ -20,8 +29,20 @@ export const agentSpecSchema = z
     instructions: z.string().optional(),
     /** Any `resolveModel` string; without it the loader's default model. */
     model: z.string().min(1).optional(),
-    /** Names of tools from the loader's tool set. */
-    tools: z.array(z.string()).optional(),
+    /**
+     * Tools from the loader's tool set: a name, or `{ name, needsApproval: true }` for a call that
+     * waits for a person's approval before it runs (the run pauses until it is given).
+     */
+    tools: z
+      .array(
+        z.union([z.string(), toolSpecSchema], {
+          error: (issue) =>
+            typeof issue.input === 'object' && issue.input !== null
+              ? undefined
+              : 'a tool is a name, or { name, needsApproval }',
+        }),
+      )
+      .optional(),
     maxTurns: z.number().int().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),
   })
@@ -43,6 +64,7 @@ export const swarmSpecSchema = z
 export type SwarmSpec = z.infer<typeof swarmSpecSchema>;
 /** One agent of a swarm spec. */
 export type AgentSpec = z.infer<typeof agentSpecSchema>;
+type ToolSpec = z.infer<typeof toolSpecSchema>;
 
 /** What a spec is built with: the topologies it may name, a default model, and the tools it may use. */
 export interface LoadSwarmSpecOptions {
@@ -105,8 +127,9 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
       });
     }
     const tools = Array.isArray(agent.tools) ? agent.tools : [];
-    tools.forEach((name: unknown, j) => {
-      if (typeof name === 'string' && !options.tools?.[name]) {
+    tools.forEach((entry: unknown, j) => {
+      const name = toolName(entry);
+      if (name !== undefined && !options.tools?.[name]) {
         const known = Object.keys(options.tools ?? {});
         issues.push({
           path: `agents[${i}].tools[${j}]`,
@@ -119,7 +142,7 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
     const valid = agentSpecSchema.safeParse(agent);
     if (!valid.success) return;
     const modelLike = valid.data.model ?? options.defaultModel;
-    if (modelLike === undefined || valid.data.tools?.some((t) => !options.tools?.[t])) return;
+    if (modelLike === undefined || valid.data.tools?.some((t) => !options.tools?.[toolName(t)!])) return;
     const model = attempt(`agents[${i}].model`, () => resolveModel(modelLike));
     if ('issue' in model) {
       issues.push(model.issue);
@@ -155,8 +178,23 @@ function buildAgent(spec: AgentSpec, model: Model, tools: Readonly<Record<string
     ...(spec.instructions !== undefined && { instructions: spec.instructions }),
     ...(spec.maxTurns !== undefined && { maxTurns: spec.maxTurns }),
     ...(spec.temperature !== undefined && { temperature: spec.temperature }),
-    ...(spec.tools && { tools: spec.tools.map((name) => tools[name]!) }),
+    ...(spec.tools && { tools: spec.tools.map((entry) => specTool(entry, tools)) }),
   });
+}
+
+// The name a tool entry of a spec gives (its short or long form); undefined for anything else.
+function toolName(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry;
+  const name = record(entry)?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+// The tool an entry names; its long form may ask that every call wait for approval.
+function specTool(entry: ToolSpec | string, tools: Readonly<Record<string, Tool>>): Tool {
+  if (typeof entry === 'string') return tools[entry]!;
+  const named = tools[entry.name]!;
+  // Through tool(), so that what it refuses (an approval on a tool that is not journaled) is refused here.
+  return entry.needsApproval === undefined ? named : tool({ ...named, needsApproval: entry.needsApproval });
 }
 
 // The object a spec value is, or undefined when it is not a plain object.

@@ -9,6 +9,8 @@ export interface ReportInput {
   task: string;
   result?: TopologyResult;
   error?: string;
+  /** The command that resumes the run, when it paused with a journal to resume from. */
+  resume?: string;
   events: readonly SwarmEvent[];
 }
 
@@ -35,7 +37,8 @@ export function htmlReport(input: ReportInput): string {
   const seconds = Number.isFinite(elapsed) ? elapsed : 0;
   const usage = input.result?.usage;
   const sections = [
-    summary(input, seconds),
+    summary(input, view, seconds),
+    view.pending.length ? pendingSection(view, input.resume) : undefined,
     runsSection(view),
     view.routes.length ? routesSection(view) : undefined,
     view.handoffs.length ? handoffSection(view) : undefined,
@@ -59,25 +62,37 @@ ${sections.map((section) => html`${section}\n`)}</body>
 `.markup;
 }
 
-function summary(input: ReportInput, seconds: number): Html {
+function summary(input: ReportInput, view: TraceView, seconds: number): Html {
   const r = input.result;
+  const calls = r?.llmCalls ?? view.calls.length;
+  const replayed = view.calls.filter((c) => c.replayed).length;
   const status = input.error
     ? html`<p class="failed" data-status="failed">Failed: ${input.error}</p>`
-    : r?.interrupted
-      ? html`<p data-status="interrupted"><span class="tag">interrupted</span> <span data-interruption>${r.interruptionReason}</span></p>`
-      : html`<p data-status="done" class="muted">Completed</p>`;
+    : view.pending.length > 0 && !r
+      ? html`<p data-status="paused"><span class="tag paused">paused</span> waits for approval of ${view.pending.length} tool call(s)</p>`
+      : r?.interrupted
+        ? html`<p data-status="interrupted"><span class="tag">interrupted</span> <span data-interruption>${r.interruptionReason}</span></p>`
+        : html`<p data-status="done" class="muted">Completed</p>`;
   return html`<section id="summary">
 <h1>${input.title}</h1>
 <p class="muted">Task</p><p data-task>${input.task}</p>
 ${r ? html`<p class="muted">Answer</p><div class="answer" data-output>${r.output}</div>` : undefined}
 ${status}
 <div class="stats">
-<div><b data-llm-calls>${r?.llmCalls ?? 0}</b><span class="muted">model calls</span></div>
+<div><b data-llm-calls>${calls}</b><span class="muted">model calls${replayed > 0 ? html` (<span data-replayed-calls>${replayed}</span> replayed from the journal, <span data-live-calls>${view.calls.length - replayed}</span> live)` : undefined}</span></div>
 <div><b data-total-tokens>${r?.usage.totalTokens ?? 0}</b><span class="muted">tokens (<span data-input-tokens>${r?.usage.inputTokens ?? 0}</span> in, <span data-output-tokens>${r?.usage.outputTokens ?? 0}</span> out)</span></div>
 <div><b>${seconds.toFixed(2)} s</b><span class="muted">elapsed</span></div>
 <div><b>${input.events.length}</b><span class="muted">events</span></div>
 </div>
 </section>`;
+}
+
+function pendingSection(view: TraceView, resume: string | undefined): Html {
+  const rows = view.pending.map(
+    (p) =>
+      html`<tr data-pending="${p.id}"><td><code>${p.id}</code></td><td>${p.agent}</td><td><b>${p.tool}</b></td><td><code>${p.arguments}</code></td><td>${p.path.join(' > ')}</td></tr>`,
+  );
+  return html`<section id="pending"><h2>Waiting for approval</h2><p class="muted">The run paused: these tool calls run only once a person approves them.</p><table><tr><th>id</th><th>agent</th><th>tool</th><th>arguments</th><th>in</th></tr>${rows}</table>${resume ? html`<p class="muted">Resume it, approving every call:</p><pre data-resume>${resume}</pre>` : undefined}</section>`;
 }
 
 function runsSection(view: TraceView): Html {
@@ -94,7 +109,7 @@ function runsSection(view: TraceView): Html {
     if (runs.length === 0) return undefined;
     return html`<ul class="tree">${runs.map(
       (r) =>
-        html`<li><span class="node" data-run="${r.runId}" data-run-label="${r.label}">${r.label} <span class="muted">${r.calls} call(s), ${r.tokens} tokens</span> <span class="tag ${r.status === 'failed' ? 'failed' : ''}">${r.status}${r.error ? html`: ${r.error}` : undefined}</span></span>${children(r.runId)}</li>`,
+        html`<li><span class="node" data-run="${r.runId}" data-run-label="${r.label}">${r.label} <span class="muted">${r.calls} call(s), ${r.tokens} tokens</span> <span class="tag ${r.status === 'failed' || r.status === 'paused' ? r.status : ''}">${r.status}${r.error ? html`: ${r.error}` : undefined}</span></span>${children(r.runId)}</li>`,
     )}</ul>`;
   };
   return html`<section id="runs"><h2>Runs</h2>${children(undefined)}</section>`;
@@ -160,9 +175,9 @@ function callsSection(view: TraceView, total: unknown): Html {
     .slice(0, maxTableRows)
     .map(
       (c, i) =>
-        html`<tr data-call><td>${i + 1}</td><td>${c.agent}</td><td>${c.purpose}</td><td>${c.model}</td><td>${c.finishReason}</td><td>${c.tokens}</td></tr>`,
+        html`<tr data-call${c.replayed ? html` data-replayed="true"` : undefined}><td>${i + 1}</td><td>${c.agent}</td><td>${c.purpose}</td><td>${c.model}</td><td>${c.finishReason}</td><td>${c.tokens}</td><td>${c.replayed ? html`<span class="tag replayed">replayed</span>` : 'live'}</td></tr>`,
     );
-  return html`<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), <span data-calls-tokens>${total ?? 0}</span> tokens in all</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th></tr>${rows}</table>${more(view.calls.length, 'calls')}</section>`;
+  return html`<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), <span data-calls-tokens>${total ?? 0}</span> tokens in all; a replayed call was answered from the run's journal, without the model</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th><th>answered</th></tr>${rows}</table>${more(view.calls.length, 'calls')}</section>`;
 }
 
 function eventsSection(events: readonly SwarmEvent[], view: TraceView): Html {
@@ -196,5 +211,7 @@ ul.tree { border-left: none; padding-left: 0; }
 ol.path { display: flex; gap: 6px; flex-wrap: wrap; list-style: none; padding: 0; }
 ol.path li { background: #eef2fb; border-radius: 14px; padding: 4px 10px; } ol.path li + li::before { content: "→ "; color: #6b7386; }
 .failed { color: #b42318; } .tag { font-size: 11px; padding: 1px 6px; border-radius: 8px; background: #eef0f5; }
+.tag.paused { background: #fff4e0; color: #8a5a00; } .tag.replayed { background: #eef2fb; color: #3b5bdb; }
+tr[data-replayed] td { color: #6b7386; } pre { white-space: pre-wrap; background: #f6f7fb; border-radius: 6px; padding: 8px 10px; }
 details summary { cursor: pointer; font-weight: 600; }
 </style>`;

@@ -1,4 +1,5 @@
 import type { SwarmEvent, Usage } from '@swarm/core';
+import { toJson } from '../json-output.js';
 
 /** One run of a trace (a topology, or a run nested in it), with what it cost by itself. */
 export interface RunView {
@@ -8,7 +9,7 @@ export interface RunView {
   depth: number;
   calls: number;
   tokens: number;
-  status: 'done' | 'failed' | 'open';
+  status: 'done' | 'failed' | 'paused' | 'open';
   error?: string;
 }
 
@@ -42,9 +43,31 @@ export interface TraceView {
   thoughts: ThoughtView[];
   orders: { id: string; agent: string; task: string; status: string; detail: string }[];
   bids: { round: number; agent: string; score: number; adjusted?: number; speaker: boolean }[];
-  /** `tokens` is the reported total, as text when a provider sent something other than a number. */
-  calls: { agent: string; purpose: string; model: string; tokens: number | string; finishReason: string }[];
+  /**
+   * `tokens` is the reported total, as text when a provider sent something other than a number;
+   * `replayed` when the run's journal answered the call, not the model.
+   */
+  calls: {
+    agent: string;
+    purpose: string;
+    model: string;
+    tokens: number | string;
+    finishReason: string;
+    replayed: boolean;
+  }[];
+  /** The calls a paused run waits for a person to decide, as its outermost `run.paused` lists them. */
+  pending: PendingView[];
   counts: [string, number][];
+}
+
+/** A tool call waiting for approval, as a trace tells it (every field as text, for drawing). */
+export interface PendingView {
+  id: string;
+  agent: string;
+  tool: string;
+  /** The arguments as JSON. */
+  arguments: string;
+  path: string[];
 }
 
 const str = (value: unknown, fallback = ''): string =>
@@ -68,6 +91,7 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
     orders: [],
     bids: [],
     calls: [],
+    pending: [],
     counts: [],
   };
   const thoughts = new Map<string, ThoughtView>();
@@ -99,6 +123,20 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
         run.status = 'failed';
         run.error = str(e.error);
         break;
+      case 'run.paused':
+      case 'agent.paused':
+        run.status = 'paused';
+        // What the whole run waits for: the outermost run's pause lists every branch's calls.
+        if (e.type === 'run.paused' && e.parentRunId === undefined && Array.isArray(e.pending)) {
+          view.pending = (e.pending as Record<string, unknown>[]).map((p) => ({
+            id: str(p?.id),
+            agent: str(p?.agent),
+            tool: str(p?.tool),
+            arguments: toJson(p?.arguments ?? {}, 0),
+            path: Array.isArray(p?.path) ? p.path.map((step) => str(step)) : [],
+          }));
+        }
+        break;
       case 'model.request':
         run.calls += 1;
         break;
@@ -113,6 +151,7 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
           model: str(e.model),
           tokens: tokens ?? str(reported, '0'),
           finishReason: str(e.finishReason),
+          replayed: e.replayed === true,
         });
         break;
       }

@@ -435,7 +435,7 @@ class CuttingModel implements Model {
     const { signal } = request;
     // Calls in flight beside this one get a few turns to answer (and be journaled) first.
     void (async () => {
-      for (let turn = 0; turn < 20; turn++) await new Promise((r) => setImmediate(r));
+      for (let turn = 0; turn < 20; turn++) await nextTurn();
       this.#controller.abort();
     })();
     return new Promise((_, reject) => {

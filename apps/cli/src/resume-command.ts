@@ -1,0 +1,182 @@
+import { existsSync } from 'node:fs';
+import {
+  type Approvals,
+  ConfigError,
+  fileJournal,
+  type JournalEntry,
+  type Model,
+  type PendingApproval,
+} from '@swarm/core';
+import { type LoadedSwarm, loadSwarmSpec, SwarmSpecError } from '@swarm/router';
+import type { AskApprovals } from './approval-prompt.js';
+import { CliError } from './cli-error.js';
+import { executeRun } from './execute-run.js';
+import { recordFile, resumeDirProblem, runIdProblem, runIds } from './journal-dir.js';
+import { type OutputFile, outputFileProblems } from './output-path.js';
+import { describePending } from './pause-notice.js';
+import { topologies } from './registry.js';
+import { readRunRecord } from './run-record.js';
+import { builtinTools } from './tools.js';
+
+/** Flags of `swarm resume`. */
+export interface ResumeFlags {
+  json?: boolean;
+  trace?: string;
+  report?: string;
+  quiet?: boolean;
+  /** Ids of pending calls to approve. */
+  approve?: string[];
+  /** `id` or `id=reason` of pending calls to refuse; the reason is what the model reads. */
+  reject?: string[];
+}
+
+/**
+ * `swarm resume <dir> <run-id>`: runs a journaled run again from its record (same spec, task and
+ * model), with decisions on the calls it waits for. Its finished calls replay from the journal; it
+ * goes on live from there. A crashed run resumes the same way, with no decisions. The directory,
+ * the run, its journal, the decisions and the output paths are all checked before anything runs
+ * or is written; each problem is a line, exit 2.
+ */
+export async function resumeCommand(
+  dir: string,
+  runId: string,
+  flags: ResumeFlags,
+  out: NodeJS.WritableStream,
+  ask?: AskApprovals,
+): Promise<void> {
+  const trace: OutputFile | undefined =
+    flags.trace === undefined ? undefined : { option: '--trace', path: flags.trace };
+  const report: OutputFile | undefined =
+    flags.report === undefined ? undefined : { option: '--report', path: flags.report };
+  const { approvals, problems } = parseDecisions(flags.approve ?? [], flags.reject ?? []);
+  problems.push(...outputFileProblems([trace, report].filter((o) => o !== undefined)));
+  const dirProblem = resumeDirProblem(dir);
+  const idProblem = runIdProblem(runId);
+  if (dirProblem || idProblem) {
+    throw new CliError(
+      [dirProblem, idProblem && `run id ${runId}: ${idProblem}`, ...problems].filter(Boolean).join('\n'),
+      2,
+    );
+  }
+  if (!existsSync(recordFile(dir, runId))) {
+    const known = runIds(dir);
+    throw new CliError(
+      [
+        `${dir} holds no run ${runId} (${known.length > 0 ? `its runs: ${known.join(', ')}` : 'it holds no run'})`,
+        ...problems,
+      ].join('\n'),
+      2,
+    );
+  }
+  const record = readRunRecord(dir, runId);
+  const journal = fileJournal(dir);
+  let entries: readonly JournalEntry[];
+  try {
+    entries = await journal.read(runId);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, 2);
+    throw error;
+  }
+  problems.push(...undecidable(approvals, waitingApprovals(entries), runId));
+
+  let loaded: LoadedSwarm | undefined;
+  try {
+    loaded = loadSwarmSpec(record.spec, {
+      topologies,
+      tools: builtinTools,
+      defaultModel: record.model ?? noModel,
+    });
+  } catch (error) {
+    if (!(error instanceof SwarmSpecError)) throw error;
+    // The spec ran once: it no longer builds when the command's topologies or tools changed.
+    problems.push(
+      ...error.issues.map(
+        (issue) =>
+          `${recordFile(dir, runId)}: spec${issue.path ? `.${issue.path}` : ''}: ${issue.message.split('\n')[0]}`,
+      ),
+    );
+  }
+  if (problems.length > 0 || !loaded) throw new CliError(problems.join('\n'), 2);
+
+  await executeRun(
+    {
+      topology: loaded.topology,
+      task: record.task,
+      title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm resume`,
+      runId,
+      journal,
+      journalDir: dir,
+      ...(Object.keys(approvals).length > 0 && { approvals }),
+      ...(ask && { ask }),
+      ...(flags.json && { json: true }),
+      ...(flags.quiet && { quiet: true }),
+      ...(trace && { trace }),
+      ...(report && { report }),
+    },
+    out,
+  );
+}
+
+// --approve <id> and --reject <id>[=reason] as core's approvals; one decision per call.
+function parseDecisions(approve: string[], reject: string[]): { approvals: Approvals; problems: string[] } {
+  const approvals: Approvals = {};
+  const problems: string[] = [];
+  const given = new Map<string, string>();
+  const decide = (option: string, id: string, decision: Approvals[string]) => {
+    if (id === '') {
+      problems.push(`${option}: give the id of a call the run waits for`);
+      return;
+    }
+    const earlier = given.get(id);
+    if (earlier !== undefined && earlier !== option) {
+      problems.push(`${earlier} ${id} and ${option} ${id}: one decision per call`);
+      return;
+    }
+    given.set(id, option);
+    approvals[id] = decision;
+  };
+  for (const id of approve) decide('--approve', id, { approved: true });
+  for (const value of reject) {
+    const at = value.indexOf('=');
+    const id = at < 0 ? value : value.slice(0, at);
+    const message = at < 0 ? '' : value.slice(at + 1);
+    decide('--reject', id, { approved: false, ...(message !== '' && { message }) });
+  }
+  return { approvals, problems };
+}
+
+// The calls a journal waits for: asked for approval, and not answered since.
+function waitingApprovals(entries: readonly JournalEntry[]): PendingApproval[] {
+  const answered = new Set(entries.flatMap((e) => (e.type === 'tool' ? [e.key] : [])));
+  const waiting = new Map<string, PendingApproval>();
+  for (const e of entries) {
+    if (e.type === 'approval' && !answered.has(e.key)) waiting.set(e.approval.id, e.approval);
+  }
+  return [...waiting.values()];
+}
+
+// A decision on a call the run does not wait for would be refused by the run: said here, first.
+function undecidable(approvals: Approvals, waiting: readonly PendingApproval[], runId: string): string[] {
+  const ids = new Set(waiting.map((p) => p.id));
+  const list =
+    waiting.length > 0
+      ? `it waits for:\n${waiting.map((p) => `  ${describePending(p)}`).join('\n')}`
+      : 'it waits for no approval';
+  const unknown = Object.entries(approvals).filter(([id]) => !ids.has(id));
+  return unknown.length === 0
+    ? []
+    : [
+        ...unknown.map(
+          ([id, d]) =>
+            `${d.approved ? '--approve' : '--reject'} ${id}: run ${runId} does not wait for a call ${id}`,
+        ),
+        list,
+      ];
+}
+
+// The spec of a record names its model or was recorded with one: this stands in only for a record
+// of a spec whose agents all name theirs, so that it is never called.
+const noModel: Model = {
+  id: 'unconfigured',
+  generate: () => Promise.reject(new ConfigError('the run record names no model for agents without one')),
+};
