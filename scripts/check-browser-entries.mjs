@@ -3,7 +3,7 @@
 // an edge runtime (from the BUILT dist, as users get it) with esbuild for the browser, no node
 // polyfills, and fails naming the entry and the import chain when any Node.js builtin (`node:*` or
 // a bare `fs`, `path`, ...) is reachable from it, statically or through a dynamic import(). Run
-// `pnpm build` first. `@swarm/queue` and `apps/cli` are node-only and not checked.
+// `pnpm build` first. `@swarm/queue`, `@swarm/mcp` and `apps/cli` are node-only and not checked.
 //
 // Everything an entry reaches is bundled, third-party code too (the openai and Anthropic SDKs that
 // core loads at a provider's first call, zod, @opentelemetry/api): a browser app ships them, so a
@@ -18,8 +18,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 const packagesDir = join(root, 'packages');
 
-/** Packages that are node-only by design, and not checked: @swarm/queue runs on BullMQ and Redis. */
-export const nodeOnlyPackages = ['queue'];
+/**
+ * Packages that are node-only by design, and not checked: @swarm/queue runs on BullMQ and Redis,
+ * @swarm/mcp starts MCP servers as child processes and serves over Node's http.
+ */
+export const nodeOnlyPackages = ['mcp', 'queue'];
 
 /**
  * The entry points that must run in a browser, as [package directory, subpath of its exports map]:
