@@ -11,7 +11,7 @@ type BuiltinLoader = { getBuiltinModule?: (id: string) => unknown };
  * `ConfigError`: "`feature` needs Node.js (`id`), which this runtime does not have; `instead`".
  *
  * ```ts
- * const fs = nodeBuiltin<typeof import('node:fs/promises')>('node:fs/promises', 'MyStore', 'use MemoryStore in a browser.');
+ * const fs = nodeBuiltin<FsPromises>('node:fs/promises', 'MyStore', 'use MemoryStore in a browser.');
  * ```
  */
 export function nodeBuiltin<T>(id: string, feature: string, instead: string): T {
