@@ -10,22 +10,25 @@ import { answer, crashRun, requestKey, task } from './crash-run.ts';
 
 // 30 kills at seeded random points of a run (a three-step workflow with a hierarchy of two
 // parallel workers nested in it, on a file journal), each followed by a rerun from the journal.
+// The trials go in three lanes at once, each with its own server (whose requests are its own).
 const trials = 30;
+const lanes = 3;
 // The most calls in flight at once: the hierarchy's two workers.
 const branches = 2;
 const child = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 
-let server: MockProviderServer;
+let servers: MockProviderServer[];
 let dir: string;
 beforeAll(async () => {
-  server = await mockProviderServer({ handler: answer });
+  servers = await Promise.all(Array.from({ length: lanes }, () => mockProviderServer({ handler: answer })));
   dir = await mkdtemp(join(tmpdir(), 'swarm-crash-'));
 });
 afterAll(async () => {
-  await server.close();
+  await Promise.all(servers.map((server) => server.close()));
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A seeded draw in [0, 1): the kill point of a trial is the same on every run of the test. */
 function mulberry32(seed: number): () => number {
   let state = seed;
   return () => {
@@ -42,7 +45,7 @@ interface ReadyChild {
   go(killAfterMs: number | undefined): Promise<{ killed: boolean; ranMs: number; stdout: string }>;
 }
 
-function startChild(runId: string, sideEffects: string): Promise<ReadyChild> {
+function startChild(server: MockProviderServer, runId: string, sideEffects: string): Promise<ReadyChild> {
   return new Promise((ready, reject) => {
     const proc: ChildProcess = spawn(
       process.execPath,
@@ -95,8 +98,8 @@ const count = (keys: readonly string[]) => {
   return counts;
 };
 
-// About a minute on an idle two-core machine (31 child processes loaded, 30 resumes, each journal
-// write flushed); far more when the machine is shared.
+// 43 s on a shared two-core machine (31 child processes loaded, 30 resumes, each journal write
+// flushed), 225 s when it was far busier: the limit is for a stuck run, not a timing.
 const timeoutMs = 300_000;
 
 describe('a run on a file journal, killed with SIGKILL at random points', () => {
@@ -105,65 +108,74 @@ describe('a run on a file journal, killed with SIGKILL at random points', () => 
     async () => {
       // The uninterrupted run, in a child as the trials run: its answer, its requests, its notes.
       const cleanEffects = join(dir, 'clean.notes');
-      const before = server.requests.length;
-      const clean = await (await startChild('clean', cleanEffects)).go(undefined);
+      const clean = await (await startChild(servers[0]!, 'clean', cleanEffects)).go(undefined);
       const expected = JSON.parse(clean.stdout.split('\n')[1]!) as { output: string; llmCalls: number };
-      const cleanKeys = server.requests.slice(before).map(requestKey);
+      const cleanKeys = servers[0]!.requests.map(requestKey);
       const cleanNotes = (await readFile(cleanEffects, 'utf8')).split('\n').filter(Boolean);
       expect(new Set(cleanKeys).size).toBe(cleanKeys.length);
       expect(cleanKeys).toHaveLength(expected.llmCalls);
       expect(cleanNotes).toHaveLength(3);
 
-      const random = mulberry32(26);
       let killedMidRun = 0;
       const notesOf = (trial: number) => join(dir, `trial-${trial}.notes`);
-      let next = startChild('trial-0', notesOf(0));
-      for (let trial = 0; trial < trials; trial++) {
-        const runId = `trial-${trial}`;
-        const notes = notesOf(trial);
-        const loaded = await next;
-        // The next child loads while this one runs and is resumed.
-        if (trial + 1 < trials) next = startChild(`trial-${trial + 1}`, notesOf(trial + 1));
-        const start = server.requests.length;
-        const killed = await loaded.go(random() * clean.ranMs * 1.1);
-        const killedKeys = server.requests.slice(start).map(requestKey);
-        const entries: readonly JournalEntry[] = await fileJournal(dir).read(runId);
-        const journaledCalls = entries.filter((e) => e.type === 'model').length;
-        const journaledTools = new Set(entries.flatMap((e) => (e.type === 'tool' ? [e.result] : [])));
-        if (killed.killed && journaledCalls < expected.llmCalls) killedMidRun += 1;
+      // One lane: its trials one after another, the next child loading while this one runs and is resumed.
+      const lane = async (server: MockProviderServer, mine: number[]) => {
+        let next = startChild(server, `trial-${mine[0]}`, notesOf(mine[0]!));
+        for (const [i, trial] of mine.entries()) {
+          const runId = `trial-${trial}`;
+          const notes = notesOf(trial);
+          const loaded = await next;
+          if (i + 1 < mine.length) next = startChild(server, `trial-${mine[i + 1]}`, notesOf(mine[i + 1]!));
+          const start = server.requests.length;
+          const killed = await loaded.go(mulberry32(26 + trial)() * clean.ranMs * 1.1);
+          const killedKeys = server.requests.slice(start).map(requestKey);
+          const entries: readonly JournalEntry[] = await fileJournal(dir).read(runId);
+          const journaledCalls = entries.filter((e) => e.type === 'model').length;
+          const journaledTools = new Set(entries.flatMap((e) => (e.type === 'tool' ? [e.result] : [])));
+          if (killed.killed && journaledCalls < expected.llmCalls) killedMidRun += 1;
 
-        const resumeStart = server.requests.length;
-        const result = await crashRun(server.openaiBaseURL, notes).run(task, {
-          journal: fileJournal(dir),
-          runId,
-        });
-        const resumedKeys = server.requests.slice(resumeStart).map(requestKey);
-        const where = `trial ${trial} (killed ${killed.killed ? `after ${journaledCalls} journaled calls` : 'never'})`;
+          const resumeStart = server.requests.length;
+          const result = await crashRun(server.openaiBaseURL, notes).run(task, {
+            journal: fileJournal(dir),
+            runId,
+          });
+          const resumedKeys = server.requests.slice(resumeStart).map(requestKey);
+          const where = `trial ${trial} (killed ${killed.killed ? `after ${journaledCalls} journaled calls` : 'never'})`;
 
-        expect(result.output, where).toBe(expected.output);
-        expect(result.llmCalls, where).toBe(expected.llmCalls);
-        // Every journaled answer is used; the rest went to the server.
-        expect(result.replayedCalls, where).toBe(journaledCalls);
-        expect(result.liveCalls, where).toBe(resumedKeys.length);
-        // Together the two processes asked what one uninterrupted run asks, each request at most
-        // twice: a request repeated was in flight at the kill (asked, never journaled), at most
-        // one per concurrent branch.
-        const both = count([...killedKeys, ...resumedKeys]);
-        expect(new Set(both.keys()), where).toEqual(new Set(cleanKeys));
-        const repeated = [...both].filter(([, n]) => n > 1);
-        expect(Math.max(0, ...both.values()), where).toBeLessThanOrEqual(2);
-        expect(repeated.length, where).toBeLessThanOrEqual(
-          Math.min(branches, killedKeys.length - journaledCalls),
-        );
-        // A note written twice was a tool in flight at the kill (run, not journaled); every other
-        // note was written once.
-        const written = count((await readFile(notes, 'utf8')).split('\n').filter(Boolean));
-        expect(new Set(written.keys()), where).toEqual(new Set(cleanNotes));
-        const twice = [...written].filter(([, n]) => n > 1).map(([line]) => line);
-        expect(Math.max(...written.values()), where).toBeLessThanOrEqual(2);
-        expect(twice.length, where).toBeLessThanOrEqual(branches);
-        for (const line of twice) expect(journaledTools.has(`noted: ${line}`), where).toBe(false);
-      }
+          expect(result.output, where).toBe(expected.output);
+          expect(result.llmCalls, where).toBe(expected.llmCalls);
+          // Every journaled answer is used; the rest went to the server.
+          expect(result.replayedCalls, where).toBe(journaledCalls);
+          expect(result.liveCalls, where).toBe(resumedKeys.length);
+          // Together the two processes asked what one uninterrupted run asks, each request at most
+          // twice: a request repeated was in flight at the kill (asked, never journaled), at most
+          // one per concurrent branch.
+          const both = count([...killedKeys, ...resumedKeys]);
+          expect(new Set(both.keys()), where).toEqual(new Set(cleanKeys));
+          const repeated = [...both].filter(([, n]) => n > 1);
+          expect(Math.max(0, ...both.values()), where).toBeLessThanOrEqual(2);
+          expect(repeated.length, where).toBeLessThanOrEqual(
+            Math.min(branches, killedKeys.length - journaledCalls),
+          );
+          // A note written twice was a tool in flight at the kill (run, not journaled); every other
+          // note was written once.
+          const written = count((await readFile(notes, 'utf8')).split('\n').filter(Boolean));
+          expect(new Set(written.keys()), where).toEqual(new Set(cleanNotes));
+          const twice = [...written].filter(([, n]) => n > 1).map(([line]) => line);
+          expect(Math.max(...written.values()), where).toBeLessThanOrEqual(2);
+          expect(twice.length, where).toBeLessThanOrEqual(branches);
+          for (const line of twice) expect(journaledTools.has(`noted: ${line}`), where).toBe(false);
+        }
+      };
+      const all = Array.from({ length: trials }, (_, trial) => trial);
+      await Promise.all(
+        servers.map((server, l) =>
+          lane(
+            server,
+            all.filter((t) => t % lanes === l),
+          ),
+        ),
+      );
       // The seeded kill points land inside the run, not only before or after it.
       expect(killedMidRun).toBeGreaterThanOrEqual(trials / 2);
     },
