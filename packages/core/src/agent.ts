@@ -10,6 +10,7 @@ import {
   RunPausedError,
 } from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
+import type { ToolCallEntry } from './journal.js';
 import { isTimerMs, MAX_TIMER_MS } from './option-checks.js';
 import { resolveModel } from './resolve-model.js';
 import {
@@ -340,14 +341,9 @@ export class Agent {
   }
 
   // Emits `agent.end`, after ending the journal when this is its outermost run.
-  #ended(context: RunContext, options: AgentRunOptions, output: string, endedBy?: string): void {
+  #ended(context: RunContext, options: AgentRunOptions, output: string): void {
     if (this.#ownsJournal(context, options)) context.finishJournal();
-    context.emit({
-      type: 'agent.end',
-      agent: this.name,
-      output,
-      ...(endedBy !== undefined && { endedBy }),
-    });
+    context.emit({ type: 'agent.end', agent: this.name, output });
   }
 
   // A first answer without a tool call: the whole run.
@@ -413,7 +409,13 @@ export class Agent {
           if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
         }
         if (result.endedBy) {
-          this.#ended(context, options, result.output, result.endedBy.call.name);
+          if (this.#ownsJournal(context, options)) context.finishJournal();
+          context.emit({
+            type: 'agent.end',
+            agent: this.name,
+            output: result.output,
+            endedBy: result.endedBy.call.name,
+          });
           return result;
         }
         if (turn >= this.maxTurns) throw new MaxTurnsExceededError(this.name, this.maxTurns);
@@ -514,19 +516,14 @@ export class Agent {
   ): Promise<ToolOutcome> {
     const journal = journalOf(context);
     const slot = t?.journaled === false ? undefined : journal?.toolSlot(response, index);
-    const stored = slot?.entry;
+    if (slot?.entry) return this.#replayedTool(call, slot.entry, context);
     context.emit({
       type: 'tool.call',
       agent: this.name,
       tool: call.name,
       toolCallId: call.id,
       arguments: call.arguments,
-      ...(stored && { replayed: true }),
     });
-    if (stored) {
-      const record = { call, result: stored.result, isError: stored.isError };
-      return this.#finish(context, stored.ended ? { ...record, value: stored.value } : record, true);
-    }
     if (!t) {
       return this.#finish(context, {
         call,
@@ -659,7 +656,7 @@ export class Agent {
   }
 
   // Emits a tool call's `tool.result` and returns its record.
-  #finish<R extends ToolCallRecord>(context: RunContext, record: R, replayed?: true): R {
+  #finish<R extends ToolCallRecord>(context: RunContext, record: R): R {
     context.emit({
       type: 'tool.result',
       agent: this.name,
@@ -667,9 +664,36 @@ export class Agent {
       toolCallId: record.call.id,
       result: record.result,
       isError: record.isError,
-      ...(replayed && { replayed }),
     });
     return record;
+  }
+
+  // A tool call the journal answers: its events (marked replayed) and the journaled record.
+  #replayedTool(
+    call: ToolCall,
+    stored: ToolCallEntry,
+    context: RunContext,
+  ): ToolCallRecord & { value?: unknown } {
+    const { name: tool, id: toolCallId } = call;
+    context.emit({
+      type: 'tool.call',
+      agent: this.name,
+      tool,
+      toolCallId,
+      arguments: call.arguments,
+      replayed: true,
+    });
+    const { result, isError } = stored;
+    context.emit({
+      type: 'tool.result',
+      agent: this.name,
+      tool,
+      toolCallId,
+      result,
+      isError,
+      replayed: true,
+    });
+    return stored.ended ? { call, result, isError, value: stored.value } : { call, result, isError };
   }
 }
 

@@ -411,7 +411,10 @@ export class RunContext {
         replayed: true,
       });
     }
-    return this.#responded(model, request, sequence, this.#counted(slot.response), true);
+    const response = this.#counted(slot.response);
+    if (this.#listened)
+      this.emit({ ...this.#responseEvent(model, request, sequence, response), replayed: true });
+    return response;
   }
 
   // A call made to the model (not answered from a journal).
@@ -518,27 +521,22 @@ export class RunContext {
     return response;
   }
 
-  #responded(
-    model: Model,
-    request: ModelRequest,
-    sequence: number,
-    response: ModelResponse,
-    replayed?: true,
-  ): ModelResponse {
-    if (this.#listened) {
-      this.emit({
-        type: 'model.response',
-        agent: request.metadata?.agent,
-        purpose: request.metadata?.purpose,
-        callId: `${this.runId}/${sequence}`,
-        model: model.id,
-        finishReason: response.finishReason,
-        toolCalls: response.toolCalls.map((c) => c.name),
-        usage: response.usage,
-        ...(replayed && { replayed }),
-      });
-    }
+  #responded(model: Model, request: ModelRequest, sequence: number, response: ModelResponse): ModelResponse {
+    if (this.#listened) this.emit(this.#responseEvent(model, request, sequence, response));
     return response;
+  }
+
+  #responseEvent(model: Model, request: ModelRequest, sequence: number, response: ModelResponse): EventInput {
+    return {
+      type: 'model.response',
+      agent: request.metadata?.agent,
+      purpose: request.metadata?.purpose,
+      callId: `${this.runId}/${sequence}`,
+      model: model.id,
+      finishReason: response.finishReason,
+      toolCalls: response.toolCalls.map((c) => c.name),
+      usage: response.usage,
+    };
   }
 
   // A call that failed: one that never started gives its place in the budget back; one that did
