@@ -146,7 +146,9 @@ function startWorker(name: string, redisUrl: string): Promise<{ stop(): Promise<
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
+  );
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
@@ -157,7 +159,7 @@ function startWorker(name: string, redisUrl: string): Promise<{ stop(): Promise<
       output += chunk.toString();
       if (output.includes('swarm-worker: ready')) resolve({ stop });
     });
-    exited.then(() => reject(new Error(`a worker exited before it was ready:\n${output}`)));
+    exited.then((how) => reject(new Error(`a worker exited (${how}) before it was ready:\n${output}`)));
   });
 }
 
