@@ -87,19 +87,28 @@ async function overWorkers(
   try {
     const commandsBefore = await commands(admin);
     const started = performance.now();
-    const outputs = watched
-      ? await Promise.all(
-          tasks.map(async (task) => {
-            const job = await queue.enqueue('bench', task, { events: true });
-            let last: string | undefined;
-            for await (const event of job.events()) last = event.type;
-            if (last !== 'run.end') throw new Error(`the trace of ${task} ended with ${last}`);
-            return (await job.result()).output;
-          }),
-        )
-      : (await queue.batchedRun('bench', tasks)).map((s) =>
-          s.status === 'fulfilled' ? s.value.output : undefined,
-        );
+    // A worker that dies mid-run would leave the batch waiting for ever: stop the benchmark instead.
+    let running = true;
+    const died = Promise.race(children.map((child) => child.exited)).then((how) => {
+      if (running) throw new Error(`a worker exited (${how}) during the run`);
+      return [];
+    });
+    const run = async () =>
+      watched
+        ? await Promise.all(
+            tasks.map(async (task) => {
+              const job = await queue.enqueue('bench', task, { events: true });
+              let last: string | undefined;
+              for await (const event of job.events()) last = event.type;
+              if (last !== 'run.end') throw new Error(`the trace of ${task} ended with ${last}`);
+              return (await job.result()).output;
+            }),
+          )
+        : (await queue.batchedRun('bench', tasks)).map((s) =>
+            s.status === 'fulfilled' ? s.value.output : undefined,
+          );
+    const outputs = await Promise.race([run(), died]);
+    running = false;
     const seconds = (performance.now() - started) / 1000;
     // Less the INFO call itself.
     const commandsPerJob = ((await commands(admin)) - commandsBefore - 1) / tasks.length;
@@ -125,7 +134,10 @@ function check(outputs: (string | undefined)[], tasks: string[]): void {
   if (wrong >= 0) throw new Error(`task ${wrong} came back as ${JSON.stringify(outputs[wrong])}`);
 }
 
-function startWorker(name: string, redisUrl: string): Promise<{ stop(): Promise<void> }> {
+function startWorker(
+  name: string,
+  redisUrl: string,
+): Promise<{ stop(): Promise<void>; exited: Promise<string> }> {
   const child = spawn(
     process.execPath,
     [
@@ -146,7 +158,9 @@ function startWorker(name: string, redisUrl: string): Promise<{ stop(): Promise<
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
+  );
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
@@ -155,9 +169,9 @@ function startWorker(name: string, redisUrl: string): Promise<{ stop(): Promise<
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('swarm-worker: ready')) resolve({ stop });
+      if (output.includes('swarm-worker: ready')) resolve({ stop, exited });
     });
-    exited.then(() => reject(new Error(`a worker exited before it was ready:\n${output}`)));
+    exited.then((how) => reject(new Error(`a worker exited (${how}) before it was ready:\n${output}`)));
   });
 }
 
