@@ -5,10 +5,11 @@
 // outside the workspace together with the LOWEST zod the packages support, and a consumer is
 // type-checked (moduleResolution nodenext and bundler, without @types/node, skipLibCheck off) and
 // run through import and require() on every Node of scripts/node-versions.mjs (22, 24, 26).
-// The command (@swarm/cli) is installed on each of those Nodes the three ways users get it, from a
-// loopback registry that serves the tarballs by name: `npm i @swarm/cli` in a project then `npx
-// swarm`, `npm i -g <tarball>` then its `swarm` bin, and `npx @swarm/cli` from an empty folder; each
-// prints its version and help, runs a spec against a loopback mock provider and the demo offline.
+// The command (@swarm/cli) is installed the three ways users get it, from a loopback registry that
+// serves the tarballs by name: `npm i @swarm/cli` in a project then `npx swarm`, `npm i -g
+// <tarball>` then its `swarm` bin, and `npx @swarm/cli` from an empty folder; on each of those
+// Nodes each install runs a spec against a loopback mock provider (and prints its version, its
+// help, and runs the demo offline).
 // Packages that peer on the AI SDK (`ai`) get a second consumer with what the AI SDK itself needs:
 // its lowest zod (^4.1.8), @types/node and @types/json-schema.
 // Last, `changeset version` runs on a throwaway copy of the repository and `pnpm publish --dry-run`
@@ -281,9 +282,12 @@ function commandEnv(node, registry, model = {}) {
 }
 
 /**
- * Installs a command the three ways users get it, on every Node, and runs each install: version,
- * help, a spec against a loopback mock provider (the real OpenAI SDK over HTTP), and the demo with
- * no model at all.
+ * Installs a command the three ways users get it and runs each install on every Node: in a project
+ * (`npm i`, then `npx <bin>`: version, help, a spec against a loopback mock provider, the demo with
+ * no model at all), globally (`npm i -g`, then the bin as the shell finds it: version and the spec)
+ * and `npx <name>` from an empty folder (the spec). The installs are made once, by npm on the
+ * lowest Node: nothing in them depends on the Node (no install scripts, no native code), while
+ * `npx`, npm and the bin's `#!/usr/bin/env node` run on the Node under test.
  */
 async function checkCommand(command, packages, nodes) {
   const { name, version, bin } = command.packed;
@@ -308,69 +312,96 @@ async function checkCommand(command, packages, nodes) {
     OPENAI_BASE_URL: server.openaiBaseURL,
   };
 
-  /** Runs one install of the command (`argv` starts it) through its version, help, a spec and the demo. */
-  const exercise = async (label, argv, cwd, node) => {
-    const [cmd, ...prefix] = argv;
-    const plain = commandEnv(node, registry);
-    const said = (await runAsync(cmd, [...prefix, '--version'], { cwd, env: plain })).trim();
-    if (said !== version)
-      throw new Error(`${label} --version printed ${JSON.stringify(said)}, not ${version}`);
-    const help = await runAsync(cmd, [...prefix, '--help'], { cwd, env: plain });
-    if (!help.includes(`${binName} run <spec`))
-      throw new Error(`${label} --help does not show the run command`);
+  /** `argv` (one install of the command) with `args`, on `node`, in `cwd`; resolves to its stdout. */
+  const swarm = (argv, args, cwd, node, env = commandEnv(node, registry)) =>
+    runAsync(argv[0], [...argv.slice(1), ...args], { cwd, env });
 
-    const before = server.requests.length;
-    const ran = JSON.parse(
-      await runAsync(cmd, [...prefix, 'run', spec, '--json', '--quiet'], {
+  const checks = {
+    version: async (label, argv, cwd, node) => {
+      const said = (await swarm(argv, ['--version'], cwd, node)).trim();
+      if (said !== version)
+        throw new Error(`${label} --version printed ${JSON.stringify(said)}, not ${version}`);
+    },
+    help: async (label, argv, cwd, node) => {
+      const help = await swarm(argv, ['--help'], cwd, node);
+      if (!help.includes(`${binName} run <spec`))
+        throw new Error(`${label} --help does not show the run command`);
+    },
+    'run spec.yaml': async (label, argv, cwd, node) => {
+      const before = server.requests.length;
+      const out = await swarm(
+        argv,
+        ['run', spec, '--json', '--quiet'],
         cwd,
-        env: commandEnv(node, registry, model),
-      }),
-    );
-    const calls = server.requests.length - before;
-    if (ran.output !== MOCK_ANSWER || calls !== 2 || ran.llmCalls !== 2) {
-      throw new Error(
-        `${label} run spec.yaml answered ${JSON.stringify(ran.output)} in ${ran.llmCalls} calls (the provider saw ${calls}); expected the editor's answer after 2`,
+        node,
+        commandEnv(node, registry, model),
       );
-    }
-
-    const reports = join(cwd, `reports-${node.version}`);
-    const demo = await runAsync(cmd, [...prefix, 'demo', '--out', reports], { cwd, env: plain });
-    if (!demo.includes('Tax Expert') || readdirSync(reports).filter((f) => f.endsWith('.html')).length < 2) {
-      throw new Error(`${label} demo did not route offline and write its reports:\n${demo}`);
-    }
-    console.log(`[packed]   ${label}: --version ${said}, --help, run spec.yaml (2 calls), demo offline`);
+      const ran = JSON.parse(out);
+      const calls = server.requests.length - before;
+      if (ran.output !== MOCK_ANSWER || calls !== 2 || ran.llmCalls !== 2) {
+        throw new Error(
+          `${label} run spec.yaml answered ${JSON.stringify(ran.output)} in ${ran.llmCalls} calls (the provider saw ${calls}); expected the editor's answer after 2`,
+        );
+      }
+    },
+    demo: async (label, argv, cwd, node) => {
+      const reports = join(cwd, `reports-${node.version}`);
+      const demo = await swarm(argv, ['demo', '--out', reports], cwd, node);
+      if (
+        !demo.includes('Tax Expert') ||
+        readdirSync(reports).filter((f) => f.endsWith('.html')).length < 2
+      ) {
+        throw new Error(`${label} demo did not route offline and write its reports:\n${demo}`);
+      }
+    },
   };
 
   try {
-    for (const node of nodes) {
-      step(`${name} on Node ${node.version}: npm i + npx ${binName}, npm i -g, npx ${name}`);
-      const env = commandEnv(node, registry);
-
-      const project = join(work, `command-project-${node.version}`);
-      mkdirSync(project);
-      writeFileSync(
-        join(project, 'package.json'),
-        `${JSON.stringify({ name: 'swarm-command-user', private: true, type: 'module' }, null, 2)}\n`,
-      );
-      await runAsync('npm', ['install', ...npmFlags, name], { cwd: project, env });
-      await exercise(`npx ${binName}`, ['npx', '--no', '--', binName], project, node);
-
-      const prefix = join(work, `command-global-${node.version}`);
-      await runAsync('npm', ['install', '--global', `--prefix=${prefix}`, ...npmFlags, command.tarball], {
-        cwd: work,
-        env,
-      });
+    const [lowest] = nodes;
+    step(`install ${name}: npm i in a project, npm i -g, npx ${name} (npm on Node ${lowest.version})`);
+    const env = commandEnv(lowest, registry);
+    const project = join(work, 'command-project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'swarm-command-user', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    await runAsync('npm', ['install', ...npmFlags, name], { cwd: project, env });
+    const prefix = join(work, 'command-global');
+    await runAsync('npm', ['install', '--global', `--prefix=${prefix}`, ...npmFlags, command.tarball], {
+      cwd: work,
+      env,
+    });
+    const empty = join(work, 'command-npx');
+    mkdirSync(empty);
+    const installs = [
+      {
+        label: `npx ${binName}`,
+        argv: ['npx', '--no', '--', binName],
+        cwd: project,
+        run: Object.keys(checks),
+      },
       // The bin as the shell finds it: its shebang and executable bit, no node in front.
-      await exercise(`npm i -g, ${binName}`, [join(prefix, 'bin', binName)], prefix, node);
+      {
+        label: `npm i -g, ${binName}`,
+        argv: [join(prefix, 'bin', binName)],
+        cwd: prefix,
+        run: ['version', 'run spec.yaml'],
+      },
+      {
+        label: `npx ${name}`,
+        argv: ['npx', '--yes', '--prefer-offline', `--cache=${npmCache}`, '--', name],
+        cwd: empty,
+        run: ['run spec.yaml'],
+      },
+    ];
 
-      const empty = join(work, `command-npx-${node.version}`);
-      mkdirSync(empty);
-      await exercise(
-        `npx ${name}`,
-        ['npx', '--yes', '--prefer-offline', `--cache=${npmCache}`, '--', name],
-        empty,
-        node,
-      );
+    for (const node of nodes) {
+      step(`${name} on Node ${node.version}`);
+      for (const install of installs) {
+        for (const check of install.run) await checks[check](install.label, install.argv, install.cwd, node);
+        console.log(`[packed]   ${install.label}: ${install.run.join(', ')}`);
+      }
     }
     const served = registry.requests.filter((r) => r.includes('/-/tarballs/')).length;
     if (served === 0) throw new Error('npm fetched no tarball from the loopback registry');
