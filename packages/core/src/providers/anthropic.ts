@@ -82,10 +82,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     );
   }
   const provider = options.provider ?? 'anthropic';
-  // A client of the pinned SDK (the one swarm creates, or an instance of its class the user brings)
-  // uses a signal in a known way: its attempts run on light signals (see callPolicy); any other
-  // client gets real ones. Whether a client brought is one is known once the SDK is loaded.
-  let policy = callPolicy(provider, options, { lightSignals: options.client === undefined });
+  const policy = callPolicy(provider, options);
   let sdk: AnthropicSdk | undefined;
   let client = options.client;
   const getClient = async (): Promise<AnthropicMessagesClient> => {
@@ -101,9 +98,6 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
           defaultBaseURL: options.defaultBaseURL ?? 'https://api.anthropic.com',
         });
     sdk ??= await loadAnthropicSdk();
-    if (options.client instanceof sdk.default && !policy.lightSignals) {
-      policy = callPolicy(provider, options, { lightSignals: true });
-    }
     // The client created here has the attempt timeout and no retries of its own, so requests need
     // not repeat them (a per-request timeout costs each request an extra header).
     client ??= new sdk.default({
