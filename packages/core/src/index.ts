@@ -70,6 +70,17 @@ export {
   timeoutOption,
 } from './option-checks.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
+export type {
+  AnthropicContentBlock,
+  AnthropicContentBlockParam,
+  AnthropicMessage,
+  AnthropicMessageParams,
+  AnthropicMessageStreamParams,
+  AnthropicMessagesClient,
+  AnthropicRequestOptions,
+  AnthropicStreamEvent,
+  AnthropicUsage,
+} from './providers/anthropic-client-shape.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
 export {
   lazyOpenAIClient,
@@ -77,6 +88,20 @@ export {
   type OpenAIConnectionOptions,
   openaiCallSetup,
 } from './providers/openai-client.js';
+export type {
+  OpenAIChatChunk,
+  OpenAIChatClient,
+  OpenAIChatCompletion,
+  OpenAIChatMessageParam,
+  OpenAIChatParams,
+  OpenAIChatStreamParams,
+  OpenAIChatToolParam,
+  OpenAIEmbeddingParams,
+  OpenAIEmbeddingResponse,
+  OpenAIEmbeddingsClient,
+  OpenAIRequestOptions,
+  OpenAIUsage,
+} from './providers/openai-client-shape.js';
 export {
   type OpenAICompatiblePreset,
   openaiCompatibleModel,

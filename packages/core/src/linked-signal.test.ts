@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AbortError } from './errors.js';
-import { abortableDelay, lightLinkSignal, linkSignal, raceSignal } from './linked-signal.js';
+import { abortableDelay, linkSignal, raceSignal } from './linked-signal.js';
 
 const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
 
@@ -27,17 +27,16 @@ describe('linkSignal', () => {
     expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
   });
 
-  it('starts aborted under an aborted parent', () => {
-    const linked = linkSignal(AbortSignal.abort('gone'));
-    expect(linked.signal.aborted).toBe(true);
-    expect(linked.cause).toBe('parent');
-  });
-
-  it('fires on its own timeout, and a release clears the timer', async () => {
+  it('fires on its own timeout as a real AbortSignal, and a release clears the timer', async () => {
     const linked = linkSignal(undefined, 5);
+    const fired: string[] = [];
+    linked.signal.addEventListener('abort', () => fired.push('listener'));
+    expect(linked.signal).toBeInstanceOf(AbortSignal);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(linked.signal.aborted).toBe(true);
     expect(linked.cause).toBe('timeout');
+    expect(fired).toEqual(['listener']);
+    expect(() => linked.signal.throwIfAborted()).toThrow(/Timed out after 5 ms/);
 
     const before = timers();
     const released = linkSignal(undefined, 60_000);
@@ -45,6 +44,26 @@ describe('linkSignal', () => {
     released.release();
     expect(timers()).toBe(before);
     expect(released.signal.aborted).toBe(false);
+  });
+
+  it('makes no timer for an infinite time', () => {
+    const before = timers();
+    const linked = linkSignal(undefined, Number.POSITIVE_INFINITY);
+    expect(timers()).toBe(before);
+    linked.release();
+  });
+
+  it('is aborted at once, with no listener and no timer, under a parent already aborted', () => {
+    const before = timers();
+    const parent = new AbortController();
+    parent.abort('early');
+    const linked = linkSignal(parent.signal, 60_000);
+    expect(linked.signal.aborted).toBe(true);
+    expect(linked.signal.reason).toBe('early');
+    expect(linked.cause).toBe('parent');
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+    expect(timers()).toBe(before);
+    linked.release();
   });
 });
 
@@ -85,109 +104,7 @@ describe('raceSignal', () => {
   });
 });
 
-describe('lightLinkSignal', () => {
-  it('fires its abort listeners (functions, handleEvent objects and onabort) once, at its time', async () => {
-    const linked = lightLinkSignal(undefined, 10);
-    const { signal } = linked;
-    const calls: string[] = [];
-    const listener = () => calls.push('function');
-    signal.addEventListener('abort', listener, { once: true });
-    signal.addEventListener('abort', listener); // the same listener twice counts once, as on an EventTarget
-    signal.addEventListener('abort', { handleEvent: (event) => calls.push(`object:${event.type}`) });
-    signal.onabort = () => calls.push('onabort');
-    expect(signal.aborted).toBe(false);
-    expect(linked.cause).toBeUndefined();
-    signal.throwIfAborted();
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(calls).toEqual(['function', 'object:abort', 'onabort']);
-    expect(signal.aborted).toBe(true);
-    expect(linked.cause).toBe('timeout');
-    expect(signal.reason).toBeInstanceOf(Error);
-    expect(() => signal.throwIfAborted()).toThrow(/Timed out after 10 ms/);
-    linked.release();
-  });
-
-  it('does not call a removed listener, and release() clears its timer', async () => {
-    const before = timers();
-    const linked = lightLinkSignal(undefined, 10);
-    const called: string[] = [];
-    const listener = () => called.push('removed one');
-    linked.signal.addEventListener('abort', listener);
-    linked.signal.removeEventListener('abort', listener);
-    expect(timers()).toBe(before + 1);
-    linked.release();
-    expect(timers()).toBe(before);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(linked.signal.aborted).toBe(false);
-    expect(called).toEqual([]);
-  });
-
-  it('calls any number of listeners once each, in the order added, removals and re-adds included', () => {
-    const parent = new AbortController();
-    const linked = lightLinkSignal(parent.signal, 60_000);
-    const calls: string[] = [];
-    const listener = (name: string) => () => calls.push(name);
-    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map(listener) as [
-      () => number,
-      () => number,
-      () => number,
-      () => number,
-      () => number,
-    ];
-    for (const l of [a, b, c, d]) linked.signal.addEventListener('abort', l);
-    linked.signal.removeEventListener('abort', a);
-    linked.signal.removeEventListener('abort', c);
-    linked.signal.addEventListener('abort', e);
-    linked.signal.addEventListener('abort', a);
-    linked.signal.addEventListener('abort', b); // already there: counts once
-    parent.abort();
-    expect(calls).toEqual(['b', 'd', 'e', 'a']);
-    linked.signal.addEventListener('abort', c); // added after the abort: never called
-    expect(calls).toEqual(['b', 'd', 'e', 'a']);
-    linked.release();
-  });
-
-  it('makes no timer for an infinite time', () => {
-    const before = timers();
-    const linked = lightLinkSignal(undefined, Number.POSITIVE_INFINITY);
-    expect(timers()).toBe(before);
-    linked.release();
-  });
-
-  it('follows its parent with one listener, removed on release or when it fires', () => {
-    const parent = new AbortController();
-    const linked = lightLinkSignal(parent.signal, 60_000);
-    const seen: unknown[] = [];
-    linked.signal.addEventListener('abort', () => seen.push(linked.signal.reason));
-    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
-    parent.abort('stop');
-    expect(seen).toEqual(['stop']);
-    expect(linked.cause).toBe('parent');
-    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
-    linked.release();
-
-    const other = new AbortController();
-    const released = lightLinkSignal(other.signal, 60_000);
-    released.release();
-    expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
-    other.abort();
-    expect(released.signal.aborted).toBe(false);
-  });
-
-  it('is aborted at once, with no listener and no timer, under a parent already aborted', () => {
-    const before = timers();
-    const parent = new AbortController();
-    parent.abort('early');
-    const linked = lightLinkSignal(parent.signal, 60_000);
-    expect(linked.signal.aborted).toBe(true);
-    expect(linked.signal.reason).toBe('early');
-    expect(linked.cause).toBe('parent');
-    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
-    expect(timers()).toBe(before);
-  });
-});
-
-describe('lightLinkSignal timeouts (one timer per timeout length)', () => {
+describe('linkSignal timeouts (one timer per timeout length)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -196,7 +113,7 @@ describe('lightLinkSignal timeouts (one timer per timeout length)', () => {
 
   it('serves any number of links of one length with one timer, which keeps nothing alive once the last is released', () => {
     const before = timers();
-    const links = Array.from({ length: 100 }, () => lightLinkSignal(undefined, 54_321));
+    const links = Array.from({ length: 100 }, () => linkSignal(undefined, 54_321));
     expect(timers()).toBe(before + 1);
     for (const link of links.slice(0, 99)) link.release();
     expect(timers()).toBe(before + 1);
@@ -208,7 +125,7 @@ describe('lightLinkSignal timeouts (one timer per timeout length)', () => {
     const before = timers();
     const fired: string[] = [];
     const watch = (name: string) => {
-      const link = lightLinkSignal(undefined, 40);
+      const link = linkSignal(undefined, 40);
       link.signal.addEventListener('abort', () => fired.push(name));
       return link;
     };
@@ -231,10 +148,10 @@ describe('lightLinkSignal timeouts (one timer per timeout length)', () => {
 
   it('times out under fake timers, which may leave the clock be, after real calls of the same length', async () => {
     for (const toFake of [undefined, ['setTimeout', 'clearTimeout'] as const]) {
-      lightLinkSignal(undefined, 600_000).release(); // leaves the length's timer idle, a real one
+      linkSignal(undefined, 600_000).release(); // leaves the length's timer idle, a real one
       vi.useFakeTimers(toFake === undefined ? undefined : { toFake: [...toFake] });
-      const link = lightLinkSignal(undefined, 600_000);
-      const later = lightLinkSignal(undefined, 600_000);
+      const link = linkSignal(undefined, 600_000);
+      const later = linkSignal(undefined, 600_000);
       vi.advanceTimersByTime(599_999);
       expect(link.signal.aborted).toBe(false);
       vi.advanceTimersByTime(1);
@@ -250,7 +167,7 @@ describe('lightLinkSignal timeouts (one timer per timeout length)', () => {
     const seen: (string | undefined)[] = [];
     const links = ['first call', 'second call'].map((name) =>
       store.run(name, () => {
-        const link = lightLinkSignal(undefined, 20);
+        const link = linkSignal(undefined, 20);
         link.signal.addEventListener('abort', () => seen.push(store.getStore()));
         return link;
       }),

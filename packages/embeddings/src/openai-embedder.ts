@@ -3,11 +3,13 @@ import {
   callWithRetries,
   ModelError,
   type OpenAIConnectionOptions,
+  type OpenAIEmbeddingParams,
+  type OpenAIEmbeddingResponse,
+  type OpenAIEmbeddingsClient,
   openaiCallSetup,
   type ProviderCallOptions,
   validateProviderOptions,
 } from '@swarm/core';
-import type OpenAI from 'openai';
 import type { Embedder } from './embedder.js';
 
 /**
@@ -20,6 +22,11 @@ export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions, Provider
   dimensions?: number;
   /** Most texts per request (default 2048, OpenAI's limit); `cachedEmbedder` splits larger requests. */
   maxBatchSize?: number;
+  /**
+   * A ready client, used as is (key and endpoint options are then ignored): an `openai` 6 or 7
+   * client, or anything with the shape of `OpenAIEmbeddingsClient`.
+   */
+  client?: OpenAIEmbeddingsClient;
 }
 
 /**
@@ -48,7 +55,7 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
     maxBatchSize,
     async embed(texts, embedOptions = {}) {
       if (texts.length === 0) return [];
-      const params: OpenAI.EmbeddingCreateParams = {
+      const params: OpenAIEmbeddingParams = {
         model,
         input: texts,
         encoding_format: 'float',
@@ -62,7 +69,7 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
         embedOptions.signal,
         classify,
         (signal) => {
-          const client = getClient();
+          const client: OpenAIEmbeddingsClient = getClient();
           return client.embeddings.create(params, requestOptions(client, signal));
         },
         (response) => toVectors(response, texts.length, provider),
@@ -72,11 +79,7 @@ export function openaiEmbedder(model: string, options: OpenAIEmbedderOptions = {
 }
 
 /** One vector per input, in input order; a missing one is a retryable ModelError. */
-function toVectors(
-  response: OpenAI.CreateEmbeddingResponse,
-  count: number,
-  provider: string,
-): Float32Array[] {
+function toVectors(response: OpenAIEmbeddingResponse, count: number, provider: string): Float32Array[] {
   const vectors: (Float32Array | undefined)[] = new Array(count).fill(undefined);
   for (const item of response.data ?? []) {
     if (item.index >= 0 && item.index < count) vectors[item.index] = Float32Array.from(item.embedding);

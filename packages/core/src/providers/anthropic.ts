@@ -1,4 +1,3 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import type {
   FinishReason,
@@ -10,26 +9,25 @@ import type {
   ToolChoice,
   Usage,
 } from '../types.js';
+import type {
+  AnthropicContentBlock,
+  AnthropicContentBlockParam,
+  AnthropicMessage,
+  AnthropicMessageParams,
+  AnthropicMessagesClient,
+  AnthropicRequestOptions,
+  AnthropicUsage,
+} from './anthropic-client-shape.js';
 import {
   callPolicy,
   callWithRetriesFor,
   type ProviderCallOptions,
   streamWithRetries,
 } from './provider-call.js';
-import { raceAbort, toSwarmError } from './provider-error.js';
+import { raceAbort, sdkErrorClassesOf, toSwarmError } from './provider-error.js';
 import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
 import { estimateUsage } from './usage-estimate.js';
-
-type MessageParams = Anthropic.MessageCreateParamsNonStreaming;
-type ContentBlockParam = Anthropic.ContentBlockParam;
-type WireUsage = {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-  output_tokens_details?: { thinking_tokens?: number | null } | null;
-};
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 
@@ -63,8 +61,11 @@ export interface AnthropicModelOptions extends ProviderCallOptions {
   requireApiKey?: boolean;
   /** `max_tokens` when the request sets none; Anthropic requires one (default 4096). */
   defaultMaxTokens?: number;
-  /** A ready SDK client, used as is (key and endpoint options are then ignored). */
-  client?: Anthropic;
+  /**
+   * A ready client, used as is (key and endpoint options are then ignored): an
+   * `@anthropic-ai/sdk` 1.x client, or anything with the shape of `AnthropicMessagesClient`.
+   */
+  client?: AnthropicMessagesClient;
 }
 
 /**
@@ -81,13 +82,10 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     );
   }
   const provider = options.provider ?? 'anthropic';
-  // A client of the pinned SDK (the one swarm creates, or an instance of its class the user brings)
-  // uses a signal in a known way: its attempts run on light signals (see callPolicy); any other
-  // client gets real ones. Whether a client brought is one is known once the SDK is loaded.
-  let policy = callPolicy(provider, options, { lightSignals: options.client === undefined });
+  const policy = callPolicy(provider, options);
   let sdk: AnthropicSdk | undefined;
   let client = options.client;
-  const getClient = async (): Promise<Anthropic> => {
+  const getClient = async (): Promise<AnthropicMessagesClient> => {
     const settings = client
       ? undefined
       : resolveProviderSettings({
@@ -100,9 +98,6 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
           defaultBaseURL: options.defaultBaseURL ?? 'https://api.anthropic.com',
         });
     sdk ??= await loadAnthropicSdk();
-    if (options.client instanceof sdk.default && !policy.lightSignals) {
-      policy = callPolicy(provider, options, { lightSignals: true });
-    }
     // The client created here has the attempt timeout and no retries of its own, so requests need
     // not repeat them (a per-request timeout costs each request an extra header).
     client ??= new sdk.default({
@@ -115,22 +110,27 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     return client;
   };
   // The client once loaded: calls after the first need not wait for anything before their attempt.
-  let loaded: Anthropic | undefined;
+  let loaded: AnthropicMessagesClient | undefined;
 
   const timeout = Math.ceil(policy.timeoutMs);
-  const requestOptions = (anthropic: Anthropic, signal: AbortSignal): Anthropic.RequestOptions =>
+  const requestOptions = (
+    anthropic: AnthropicMessagesClient,
+    signal: AbortSignal,
+  ): AnthropicRequestOptions =>
     anthropic.timeout === timeout && anthropic.maxRetries === 0
       ? { signal }
       : { signal, timeout, maxRetries: 0 };
+  // A client the user brings throws its own SDK's errors (another release's classes, perhaps).
+  const clientErrors = options.client === undefined ? undefined : sdkErrorClassesOf(options.client);
   const classify = (error: unknown) =>
-    toSwarmError(error, { provider, sdk: sdk?.default, timeoutMs: policy.timeoutMs });
+    toSwarmError(error, { provider, sdk: clientErrors ?? sdk?.default, timeoutMs: policy.timeoutMs });
   // Made once per model, given each call's request: no closures per call (see openaiModel).
   const send = (signal: AbortSignal, _attempt: number, request: ModelRequest) =>
     loaded!.messages.create(
       toMessageParams(model, request, defaultMaxTokens),
       requestOptions(loaded!, signal),
     );
-  const receive = (message: Anthropic.Message, request: ModelRequest) =>
+  const receive = (message: AnthropicMessage, request: ModelRequest) =>
     fromMessage(message, request, model, provider);
   const call = (request: ModelRequest) =>
     // The call ends an attempt when its signal fires, whether or not the client heeds it.
@@ -163,7 +163,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         const blocks = new Map<number, { id: string; name: string; json: string }>();
         let text = '';
         const toolCalls: ToolCall[] = [];
-        let usage: WireUsage | undefined;
+        let usage: AnthropicUsage | undefined;
         let stopReason: string | null | undefined;
         let finished = false;
         let modelId = model;
@@ -182,6 +182,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               break;
             case 'content_block_start':
               if (event.content_block.type === 'tool_use') {
+                assertToolUse(event.content_block, provider);
                 const { id, name, input } = event.content_block;
                 const hasInput = typeof input === 'object' && input !== null && Object.keys(input).length > 0;
                 blocks.set(event.index, { id, name, json: hasInput ? JSON.stringify(input) : '' });
@@ -191,12 +192,12 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               }
               break;
             case 'content_block_delta':
-              if (event.delta.type === 'text_delta') {
+              if (event.delta.type === 'text_delta' && event.delta.text !== undefined) {
                 text += event.delta.text;
                 yield { type: 'text-delta', delta: event.delta.text };
               } else if (event.delta.type === 'input_json_delta') {
                 const block = blocks.get(event.index);
-                if (block) block.json += event.delta.partial_json;
+                if (block) block.json += event.delta.partial_json ?? '';
               }
               break;
             case 'content_block_stop': {
@@ -242,7 +243,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
 
 /** The swarm response of a message; a message without content is a retryable fault. */
 function fromMessage(
-  message: Anthropic.Message,
+  message: AnthropicMessage,
   request: ModelRequest,
   model: string,
   provider: string,
@@ -253,8 +254,9 @@ function fromMessage(
   let text = '';
   const toolCalls: ToolCall[] = [];
   for (const block of message.content) {
-    if (block.type === 'text') text += block.text;
+    if (block.type === 'text') text += block.text ?? '';
     else if (block.type === 'tool_use') {
+      assertToolUse(block, provider);
       toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
     }
   }
@@ -266,10 +268,27 @@ function fromMessage(
     modelId: message.model || model,
   };
 }
-function toMessageParams(model: string, request: ModelRequest, defaultMaxTokens: number): MessageParams {
+/** A tool_use block names its call; one that does not is a malformed response, worth a retry. */
+function assertToolUse(
+  block: AnthropicContentBlock,
+  provider: string,
+): asserts block is AnthropicContentBlock & { id: string; name: string } {
+  if (typeof block.id !== 'string' || typeof block.name !== 'string') {
+    throw new ModelError(`${provider}: the response has a tool_use block without an id or a name.`, {
+      provider,
+      retryable: true,
+    });
+  }
+}
+
+function toMessageParams(
+  model: string,
+  request: ModelRequest,
+  defaultMaxTokens: number,
+): AnthropicMessageParams {
   const systemParts = request.system ? [request.system] : [];
-  const turns: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
-  const push = (role: 'user' | 'assistant', content: ContentBlockParam[]) => {
+  const turns: AnthropicMessageParams['messages'] = [];
+  const push = (role: 'user' | 'assistant', content: AnthropicContentBlockParam[]) => {
     if (content.length === 0) return;
     const last = turns.at(-1);
     if (last && last.role === role) last.content.push(...content);
@@ -287,7 +306,9 @@ function toMessageParams(model: string, request: ModelRequest, defaultMaxTokens:
         break;
       }
       case 'assistant': {
-        const content: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
+        const content: AnthropicContentBlockParam[] = message.content
+          ? [{ type: 'text', text: message.content }]
+          : [];
         for (const call of message.toolCalls ?? []) {
           content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
         }
@@ -309,7 +330,7 @@ function toMessageParams(model: string, request: ModelRequest, defaultMaxTokens:
     }
   }
 
-  const params: MessageParams = {
+  const params: AnthropicMessageParams = {
     model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
     messages: turns,
@@ -329,7 +350,7 @@ function toMessageParams(model: string, request: ModelRequest, defaultMaxTokens:
   return params;
 }
 
-function toToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
+function toToolChoice(choice: ToolChoice): NonNullable<AnthropicMessageParams['tool_choice']> {
   if (choice === 'auto') return { type: 'auto' };
   if (choice === 'required') return { type: 'any' };
   if (choice === 'none') return { type: 'none' };
@@ -342,7 +363,7 @@ function toArguments(input: unknown): Record<string, unknown> {
     : {};
 }
 
-function mergeUsage(into: WireUsage, delta: WireUsage | null | undefined): WireUsage {
+function mergeUsage(into: AnthropicUsage, delta: AnthropicUsage | null | undefined): AnthropicUsage {
   const merged = { ...into };
   if (!delta) return merged;
   if (delta.input_tokens != null) merged.input_tokens = delta.input_tokens;
@@ -356,7 +377,7 @@ function mergeUsage(into: WireUsage, delta: WireUsage | null | undefined): WireU
 }
 
 /** Anthropic counts cache reads and writes apart from `input_tokens`; swarm counts them all as input. */
-function toUsage(usage: WireUsage | null | undefined): Usage | undefined {
+function toUsage(usage: AnthropicUsage | null | undefined): Usage | undefined {
   if (!usage || (usage.input_tokens == null && usage.output_tokens == null)) return undefined;
   const cachedTokens = usage?.cache_read_input_tokens ?? 0;
   const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + cachedTokens;

@@ -1,4 +1,3 @@
-import type OpenAI from 'openai';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import type {
   FinishReason,
@@ -13,19 +12,27 @@ import type {
   Usage,
 } from '../types.js';
 import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
+import type {
+  OpenAIChatClient,
+  OpenAIChatCompletion,
+  OpenAIChatMessageParam,
+  OpenAIChatParams,
+  OpenAIChatToolParam,
+  OpenAIUsage,
+} from './openai-client-shape.js';
 import { callWithRetriesFor, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
 import { raceAbort } from './provider-error.js';
 import { validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
 import { estimateUsage } from './usage-estimate.js';
 
-type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
-type ChatToolChoice = OpenAI.Chat.ChatCompletionToolChoiceOption;
-type ChatUsage = OpenAI.CompletionUsage;
-
 /** Options of `openaiModel`; the same factory serves OpenAI itself and every OpenAI-compatible server. */
 export interface OpenAIModelOptions extends OpenAIConnectionOptions, ProviderCallOptions {
+  /**
+   * A ready client, used as is (key and endpoint options are then ignored): an `openai` 6 or 7
+   * client, or anything with the shape of `OpenAIChatClient`.
+   */
+  client?: OpenAIChatClient;
   /** `max_completion_tokens` for OpenAI proper, `max_tokens` for compatible servers. */
   maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
 }
@@ -43,14 +50,14 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   // attempt (a retry makes them again, the same): a call in flight holds nothing more of its own.
   // A request they cannot be made of throws at the first attempt: the call rejects with that error.
   const send = (signal: AbortSignal, _attempt: number, request: ModelRequest) => {
-    const client = getClient();
+    const client: OpenAIChatClient = getClient();
     return client.chat.completions.create(
       toChatParams(model, request, maxTokensParam),
       requestOptions(client, signal),
     );
   };
   // A completion without a choice throws a retryable ModelError: the attempt is retried.
-  const receive = (completion: OpenAI.Chat.ChatCompletion, request: ModelRequest) =>
+  const receive = (completion: OpenAIChatCompletion, request: ModelRequest) =>
     fromCompletion(completion, request, model, provider);
 
   return {
@@ -68,7 +75,7 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
       const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
         const pending = new Map<number, { id: string; name: string; arguments: string }>();
         let text = '';
-        let usage: ChatUsage | undefined;
+        let usage: OpenAIUsage | null | undefined;
         let finishReason: string | undefined;
         let modelId = model;
         const toolCalls: ToolCall[] = [];
@@ -82,7 +89,7 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           pending.clear();
         };
 
-        const client = getClient();
+        const client: OpenAIChatClient = getClient();
         const chunks = await raceAbort(
           client.chat.completions.create(
             { ...params, stream: true, stream_options: { include_usage: true } },
@@ -138,7 +145,7 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
 
 /** The swarm response of a completion; a completion without a choice is a retryable fault. */
 function fromCompletion(
-  completion: OpenAI.Chat.ChatCompletion,
+  completion: OpenAIChatCompletion,
   request: ModelRequest,
   model: string,
   provider: string,
@@ -149,7 +156,7 @@ function fromCompletion(
   }
   const toolCalls: ToolCall[] = [];
   for (const call of choice.message.tool_calls ?? []) {
-    if (call.type === 'function') {
+    if (call.type === 'function' && call.function) {
       toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
     }
   }
@@ -167,15 +174,15 @@ function toChatParams(
   model: string,
   request: ModelRequest,
   maxTokensParam: 'max_completion_tokens' | 'max_tokens',
-): ChatParams {
+): OpenAIChatParams {
   // Made at its final length: an array grown by push keeps room for 16 more, and a request in
   // flight holds it until the answer comes.
   const offset = request.system ? 1 : 0;
-  const messages = new Array<ChatMessage>(request.messages.length + offset);
+  const messages = new Array<OpenAIChatMessageParam>(request.messages.length + offset);
   if (request.system) messages[0] = { role: 'system', content: request.system };
   for (let i = 0; i < request.messages.length; i++)
     messages[i + offset] = toChatMessage(request.messages[i]!);
-  const params: ChatParams = { model, messages };
+  const params: OpenAIChatParams = { model, messages };
   const tools = request.tools ?? [];
   if (tools.length > 0) {
     params.tools = tools.map(toChatTool);
@@ -187,12 +194,12 @@ function toChatParams(
 }
 
 // A frozen definition (every Tool's, see `toolDefinition`) cannot change, so its wire form is made once.
-const chatTools = new WeakMap<ToolDefinition, OpenAI.Chat.ChatCompletionFunctionTool>();
+const chatTools = new WeakMap<ToolDefinition, OpenAIChatToolParam>();
 
-function toChatTool(tool: ToolDefinition): OpenAI.Chat.ChatCompletionFunctionTool {
+function toChatTool(tool: ToolDefinition): OpenAIChatToolParam {
   const cached = chatTools.get(tool);
   if (cached !== undefined) return cached;
-  const chatTool: OpenAI.Chat.ChatCompletionFunctionTool = {
+  const chatTool: OpenAIChatToolParam = {
     type: 'function',
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   };
@@ -200,7 +207,7 @@ function toChatTool(tool: ToolDefinition): OpenAI.Chat.ChatCompletionFunctionToo
   return chatTool;
 }
 
-function toChatMessage(message: Message): ChatMessage {
+function toChatMessage(message: Message): OpenAIChatMessageParam {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };
@@ -236,13 +243,13 @@ function sanitizeName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
 }
 
-function toToolChoice(choice: ToolChoice): ChatToolChoice {
+function toToolChoice(choice: ToolChoice): NonNullable<OpenAIChatParams['tool_choice']> {
   if (typeof choice === 'string') return choice;
   return { type: 'function', function: { name: choice.name } };
 }
 
 /** The reported usage, or undefined when the server reported none. */
-function toUsage(usage: ChatUsage | undefined | null): Usage | undefined {
+function toUsage(usage: OpenAIUsage | undefined | null): Usage | undefined {
   if (!usage) return undefined;
   const inputTokens = usage?.prompt_tokens ?? 0;
   const outputTokens = usage?.completion_tokens ?? 0;

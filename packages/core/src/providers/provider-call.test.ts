@@ -42,17 +42,16 @@ describe('callWithRetries', () => {
     expect(getEventListeners(caller, 'abort')).toHaveLength(0);
   });
 
-  it('gives each attempt a real AbortSignal without a caller signal, unless the policy allows light ones', async () => {
+  it('gives each attempt a real AbortSignal without a caller signal too', async () => {
     const signals: AbortSignal[] = [];
     await callWithRetries(policy, undefined, classify, async (signal) => signals.push(signal));
     expect(signals[0]).toBeInstanceOf(AbortSignal);
   });
 
-  it('runs the attempts of a call nothing can cancel on fresh light signals when allowed, and still retries', async () => {
-    const light = callPolicy('test', { maxRetries: 3, initialRetryDelayMs: 1 }, { lightSignals: true });
+  it('runs the attempts of a call nothing can cancel on fresh signals, retries, and leaves no timer', async () => {
     const signals: AbortSignal[] = [];
     const before = timers();
-    const value = await callWithRetries(light, undefined, classify, async (signal, attempt) => {
+    const value = await callWithRetries(policy, undefined, classify, async (signal, attempt) => {
       signals.push(signal);
       if (attempt < 2) throw new ModelError('busy', { provider: 'test', retryable: true });
       return 'done';
@@ -60,20 +59,18 @@ describe('callWithRetries', () => {
     expect(value).toBe('done');
     expect(signals).toHaveLength(3);
     expect(new Set(signals).size).toBe(3);
-    expect(signals.some((signal) => signal instanceof AbortSignal)).toBe(false);
+    expect(signals.every((signal) => signal instanceof AbortSignal)).toBe(true);
     expect(signals.every((signal) => signal.aborted === false)).toBe(true);
     expect(timers()).toBeLessThanOrEqual(before);
   });
 
-  it('links light signals to a caller signal: its abort ends the attempt as AbortError, no listener left', async () => {
-    const light = callPolicy('test', {}, { lightSignals: true });
+  it("links each attempt's signal to the caller's: its abort ends the attempt as AbortError, no listener left", async () => {
     const caller = new AbortController();
     const signals: AbortSignal[] = [];
-    await callWithRetries(light, caller.signal, classify, async (signal) => signals.push(signal));
-    expect(signals[0]).not.toBeInstanceOf(AbortSignal);
+    await callWithRetries(policy, caller.signal, classify, async (signal) => signals.push(signal));
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
 
-    const call = callWithRetries(light, caller.signal, classify, (signal) => {
+    const call = callWithRetries(policy, caller.signal, classify, (signal) => {
       setTimeout(() => caller.abort(), 5);
       return new Promise((_resolve, reject) =>
         signal.addEventListener('abort', () => reject(new Error('cut'))),
@@ -116,12 +113,12 @@ describe('callWithRetries', () => {
     expect(getEventListeners(caller, 'abort')).toHaveLength(0);
   });
 
-  it('times out an attempt on a light signal with the same typed error, firing its listeners, and retries it', async () => {
+  it("times out an attempt with the typed error, firing its signal's listeners, and retries it", async () => {
     const before = timers();
     const seen: AbortSignal[] = [];
     const started = performance.now();
     const error = await callWithRetries(
-      callPolicy('test', { maxRetries: 1, initialRetryDelayMs: 1, timeoutMs: 20 }, { lightSignals: true }),
+      callPolicy('test', { maxRetries: 1, initialRetryDelayMs: 1, timeoutMs: 20 }),
       undefined,
       classify,
       (signal) => {
@@ -140,39 +137,33 @@ describe('callWithRetries', () => {
     expect(timers()).toBeLessThanOrEqual(before);
   });
 
-  it.each([
-    ['light', true],
-    ['real', false],
-  ])(
-    'ends an attempt that ignores its %s signal when it times out, and retries it on a fresh one',
-    async (_kind, lightSignals) => {
-      const before = timers();
-      const seen: AbortSignal[] = [];
-      const started = performance.now();
-      const error = await callWithRetries(
-        callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 1, timeoutMs: 20 }, { lightSignals }),
-        undefined,
-        classify,
-        (signal) => {
-          seen.push(signal);
-          return new Promise<never>(() => {}); // heeds nothing, never settles
-        },
-      ).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ModelError);
-      expect(error).not.toBeInstanceOf(AbortError);
-      expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
-      expect(seen).toHaveLength(3);
-      expect(seen.every((signal) => signal.aborted)).toBe(true);
-      expect(performance.now() - started).toBeLessThan(2_000);
-      expect(timers()).toBeLessThanOrEqual(before);
-    },
-  );
+  it('ends an attempt that ignores its signal when it times out, and retries it on a fresh one', async () => {
+    const before = timers();
+    const seen: AbortSignal[] = [];
+    const started = performance.now();
+    const error = await callWithRetries(
+      callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 1, timeoutMs: 20 }),
+      undefined,
+      classify,
+      (signal) => {
+        seen.push(signal);
+        return new Promise<never>(() => {}); // heeds nothing, never settles
+      },
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).not.toBeInstanceOf(AbortError);
+    expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
+    expect(seen).toHaveLength(3);
+    expect(seen.every((signal) => signal.aborted)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
 
   it('ends a call whose attempt ignores its signal when the caller aborts, first attempt or retry', async () => {
     for (const failFirst of [false, true]) {
       const controller = new AbortController();
-      const light = callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 1 }, { lightSignals: true });
-      const call = callWithRetries(light, controller.signal, classify, (_signal, attempt) => {
+      const retrying = callPolicy('test', { maxRetries: 2, initialRetryDelayMs: 1 });
+      const call = callWithRetries(retrying, controller.signal, classify, (_signal, attempt) => {
         if (failFirst && attempt === 0) {
           return Promise.reject(new ModelError('busy', { provider: 'test', retryable: true }));
         }
@@ -188,7 +179,7 @@ describe('callWithRetries', () => {
     const before = timers();
     const started = performance.now();
     const error = await callWithRetries(
-      callPolicy('test', { maxRetries: 5, initialRetryDelayMs: 1, deadlineMs: 40 }, { lightSignals: true }),
+      callPolicy('test', { maxRetries: 5, initialRetryDelayMs: 1, deadlineMs: 40 }),
       undefined,
       classify,
       () => new Promise<never>(() => {}),
@@ -203,7 +194,7 @@ describe('callWithRetries', () => {
     let answer: (value: string) => void = () => {};
     const controller = new AbortController();
     const call = callWithRetries(
-      callPolicy('test', { maxRetries: 0 }, { lightSignals: true }),
+      callPolicy('test', { maxRetries: 0 }),
       controller.signal,
       classify,
       () => new Promise<string>((resolve) => (answer = resolve)),

@@ -1,11 +1,5 @@
 import { AbortError, ModelError, type SwarmError } from '../errors.js';
-import {
-  abortableDelay,
-  type LinkedSignal,
-  lightLinkSignal,
-  linkSignal,
-  raceSignal,
-} from '../linked-signal.js';
+import { abortableDelay, type LinkedSignal, linkSignal, raceSignal } from '../linked-signal.js';
 
 /** The SDK's own default timeout of one HTTP attempt: 10 minutes. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
@@ -51,27 +45,15 @@ export interface CallPolicy {
   maxRetryDelayMs: number;
   initialRetryDelayMs: number;
   deadlineMs: number | undefined;
-  /**
-   * Whether attempts may run on a `lightLinkSignal` instead of a real linked AbortSignal: true only
-   * for clients of the pinned SDKs, whose use of a signal is known (any other client gets real ones).
-   */
-  lightSignals: boolean;
 }
 
 /**
  * Applies the defaults to validated options (check them first with `validateProviderOptions`, which
- * throws a ConfigError naming the bad one). `settings.lightSignals` lets attempts run on a light
- * signal: leave it off (real AbortSignals) unless every attempt's signal goes only to a client of the
- * pinned `openai` or `@anthropic-ai/sdk` package.
+ * throws a ConfigError naming the bad one).
  */
-export function callPolicy(
-  provider: string,
-  options: ProviderCallOptions,
-  settings: { lightSignals?: boolean } = {},
-): CallPolicy {
+export function callPolicy(provider: string, options: ProviderCallOptions): CallPolicy {
   return {
     provider,
-    lightSignals: settings.lightSignals ?? false,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
@@ -88,9 +70,8 @@ export function callPolicy(
 export type ClassifyError = (error: unknown) => SwarmError;
 
 /**
- * One attempt of a call, on its own signal: linked to the caller's (and the call's deadline), firing
- * at the attempt timeout; a light one when the policy allows (see `lightLinkSignal`). Hand it to the
- * SDK: its firing cuts the request.
+ * One attempt of a call, on its own AbortSignal: linked to the caller's (and the call's deadline),
+ * firing at the attempt timeout. Hand it to the SDK: its firing cuts the request.
  */
 export type Attempt<T> = (signal: AbortSignal, attempt: number) => Promise<T>;
 
@@ -105,23 +86,19 @@ function callScope(callerSignal: AbortSignal | undefined, deadlineMs: number | u
   return deadlineMs === undefined ? undefined : linkSignal(callerSignal, deadlineMs);
 }
 
-// The attempt's own signal, linked to the call's (or the caller's) and firing at the attempt
-// timeout: a light one where the SDK is known to use nothing else of a signal.
+// The attempt's own signal, linked to the call's (or the caller's) and firing at the attempt timeout.
 function attemptSignal(
   policy: CallPolicy,
   call: CallScope,
   callerSignal: AbortSignal | undefined,
 ): LinkedSignal {
-  const parent = call === undefined ? callerSignal : call.signal;
-  return policy.lightSignals
-    ? lightLinkSignal(parent, policy.timeoutMs)
-    : linkSignal(parent, policy.timeoutMs);
+  return linkSignal(call === undefined ? callerSignal : call.signal, policy.timeoutMs);
 }
 
 /**
- * Runs a provider call with swarm's retry policy. Every attempt gets its own signal, linked to the
- * caller's and released when the attempt ends, so the caller's signal keeps no listener (a light
- * one for the pinned SDKs, see `CallPolicy`). It fires at the attempt timeout and cuts the request,
+ * Runs a provider call with swarm's retry policy. Every attempt gets its own AbortSignal, linked to
+ * the caller's and released when the attempt ends, so the caller's signal keeps no listener. It
+ * fires at the attempt timeout (one timer per timeout length, see `linkSignal`) and cuts the request,
  * body included. Every wait is a timer cleared when the call ends, aborts or passes its deadline.
  * An attempt is over as soon as its signal fires, whether or not the client heeds the signal: the
  * call then rejects (or retries) at once, so a client that ignores its signal cannot hold it.

@@ -11,6 +11,24 @@ export interface SdkErrorClasses {
   APIConnectionTimeoutError: ErrorClass;
 }
 
+/**
+ * The error classes of the SDK `client` was made with, or undefined when it is not a client of a
+ * Stainless-generated SDK: each such SDK's client class carries them as statics, so a client of
+ * another major or another copy of the SDK is classified by its own classes.
+ */
+export function sdkErrorClassesOf(client: unknown): SdkErrorClasses | undefined {
+  if (typeof client !== 'object' || client === null) return undefined;
+  const sdk = (client as { constructor?: unknown }).constructor as Partial<
+    Record<keyof SdkErrorClasses, unknown>
+  >;
+  return typeof sdk?.APIError === 'function' &&
+    typeof sdk.APIUserAbortError === 'function' &&
+    typeof sdk.APIConnectionError === 'function' &&
+    typeof sdk.APIConnectionTimeoutError === 'function'
+    ? (sdk as SdkErrorClasses)
+    : undefined;
+}
+
 const retryableErrorTypes = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
 
 /** HTTP statuses worth another attempt: request timeout, lock conflict, rate limit and server errors. */

@@ -1,0 +1,133 @@
+// The part of an `openai` SDK client that swarm calls, typed by shape rather than by the SDK's
+// class: a client of another major (6 or 7), another copy of the SDK or a wrapper fits as long as
+// it has these methods. Params are what swarm sends; responses list only the fields swarm reads.
+
+/** The per-request options swarm passes: the attempt's signal, and the timeout and no retries when the client lacks them. */
+export interface OpenAIRequestOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  maxRetries?: number;
+}
+
+/** A chat message as swarm sends it. */
+export type OpenAIChatMessageParam =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string; name?: string }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: {
+        id: string;
+        type: 'function';
+        function: { name: string; arguments: string };
+      }[];
+    }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A function tool as swarm sends it. */
+export interface OpenAIChatToolParam {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** The Chat Completions request swarm sends (`stream` unset). */
+export interface OpenAIChatParams {
+  model: string;
+  messages: OpenAIChatMessageParam[];
+  tools?: OpenAIChatToolParam[];
+  tool_choice?: 'auto' | 'required' | 'none' | { type: 'function'; function: { name: string } };
+  temperature?: number;
+  max_completion_tokens?: number;
+  max_tokens?: number;
+  stream?: false;
+}
+
+/** The streaming request: the same, with the usage asked for in the last chunk. */
+export interface OpenAIChatStreamParams extends Omit<OpenAIChatParams, 'stream'> {
+  stream: true;
+  stream_options: { include_usage: boolean };
+}
+
+/** Token counts as the API reports them. */
+export interface OpenAIUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+/** A completion, as far as swarm reads it. A tool call of another type than `function` is skipped. */
+export interface OpenAIChatCompletion {
+  model: string;
+  choices: {
+    message: {
+      content: string | null;
+      tool_calls?: { id: string; type: string; function?: { name: string; arguments: string } }[] | null;
+    };
+    finish_reason: string | null;
+  }[];
+  usage?: OpenAIUsage | null;
+}
+
+/** A streamed chunk, as far as swarm reads it. */
+export interface OpenAIChatChunk {
+  model?: string;
+  choices: {
+    delta?: {
+      content?: string | null;
+      tool_calls?: {
+        index: number;
+        id?: string;
+        function?: { name?: string; arguments?: string };
+      }[];
+    };
+    finish_reason: string | null;
+  }[];
+  usage?: OpenAIUsage | null;
+}
+
+/**
+ * What `openaiModel` calls on a client given as `client`: Chat Completions, plain and streamed.
+ * An `openai` 6 or 7 client fits, or anything with this shape.
+ */
+export interface OpenAIChatClient {
+  chat: {
+    completions: {
+      create(params: OpenAIChatParams, options?: OpenAIRequestOptions): Promise<OpenAIChatCompletion>;
+      create(
+        params: OpenAIChatStreamParams,
+        options?: OpenAIRequestOptions,
+      ): Promise<AsyncIterable<OpenAIChatChunk>>;
+    };
+  };
+  /** The client's own request timeout; when it is the attempt timeout, requests need not repeat it. */
+  readonly timeout?: number;
+  /** The client's own retries; when 0, requests need not turn them off. */
+  readonly maxRetries?: number;
+}
+
+/** The embeddings request swarm sends. */
+export interface OpenAIEmbeddingParams {
+  model: string;
+  input: string[];
+  encoding_format: 'float';
+  dimensions?: number;
+}
+
+/** An embeddings response, as far as swarm reads it. */
+export interface OpenAIEmbeddingResponse {
+  data: { index: number; embedding: number[] }[];
+}
+
+/**
+ * What `openaiEmbedder` (`@swarm/embeddings`) calls on a client given as `client`: an `openai` 6
+ * or 7 client fits, or anything with this shape.
+ */
+export interface OpenAIEmbeddingsClient {
+  embeddings: {
+    create(params: OpenAIEmbeddingParams, options?: OpenAIRequestOptions): Promise<OpenAIEmbeddingResponse>;
+  };
+  readonly timeout?: number;
+  readonly maxRetries?: number;
+}
