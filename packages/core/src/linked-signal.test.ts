@@ -178,7 +178,7 @@ describe('linkSignal timeouts (one timer per timeout length)', () => {
   });
 });
 
-describe('lightLinkSignal in a browser (no async_hooks, timers that are numbers)', () => {
+describe('linkSignal in a browser (no async_hooks, timers that are numbers)', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
@@ -203,7 +203,7 @@ describe('lightLinkSignal in a browser (no async_hooks, timers that are numbers)
 
     const fired: string[] = [];
     const watch = (name: string) => {
-      const link = fresh.lightLinkSignal(undefined, 20);
+      const link = fresh.linkSignal(undefined, 20);
       link.signal.addEventListener('abort', () => fired.push(name));
       return link;
     };
