@@ -8,8 +8,12 @@ import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, crashRun, requestKey, task } from './crash-run.ts';
 
-// 30 kills at seeded random points of a run (a three-step workflow with a hierarchy of two
-// parallel workers nested in it, on a file journal), each followed by a rerun from the journal.
+// 30 kills at seeded points of a run (a three-step workflow with a hierarchy of two parallel
+// workers nested in it, on a file journal), each followed by a rerun from the journal. A kill point
+// is a model request of the run (seeded by the trial's number) and a phase: half the trials are
+// killed the moment that request reaches the server (the call in flight, never answered), the other
+// half a seeded 0-40 ms after it (while its answer travels, is journaled, or a tool runs). Counting
+// requests rather than milliseconds puts every kill inside the run however busy the machine is.
 // The trials go in three lanes at once, each with its own server (whose requests are its own).
 const trials = 30;
 const lanes = 3;
@@ -17,14 +21,31 @@ const lanes = 3;
 const branches = 2;
 const child = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 
-let servers: MockProviderServer[];
+/** A lane's server; `onRequest` runs as each request arrives, before it is answered. */
+interface Lane {
+  server: MockProviderServer;
+  onRequest: (() => Promise<void> | void) | undefined;
+}
+
+let lanesOf: Lane[];
 let dir: string;
 beforeAll(async () => {
-  servers = await Promise.all(Array.from({ length: lanes }, () => mockProviderServer({ handler: answer })));
+  lanesOf = await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      const lane: Lane = { server: undefined as unknown as MockProviderServer, onRequest: undefined };
+      lane.server = await mockProviderServer({
+        handler: async (request) => {
+          await lane.onRequest?.();
+          return answer(request);
+        },
+      });
+      return lane;
+    }),
+  );
   dir = await mkdtemp(join(tmpdir(), 'swarm-crash-'));
 });
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
+  await Promise.all(lanesOf.map((lane) => lane.server.close()));
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -40,9 +61,16 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-/** A child that has loaded and waits for `go`; `go(killAfterMs)` runs it and kills it after that long. */
+interface Outcome {
+  killed: boolean;
+  stdout: string;
+}
+
+/** A child that has loaded and waits for `go`; `go()` runs it to its end, `kill()` SIGKILLs it. */
 interface ReadyChild {
-  go(killAfterMs: number | undefined): Promise<{ killed: boolean; ranMs: number; stdout: string }>;
+  go(): Promise<Outcome>;
+  /** Kills the child and resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 function startChild(server: MockProviderServer, runId: string, sideEffects: string): Promise<ReadyChild> {
@@ -56,11 +84,10 @@ function startChild(server: MockProviderServer, runId: string, sideEffects: stri
     );
     let stdout = '';
     let stderr = '';
-    let startedAt = 0;
-    let timer: NodeJS.Timeout | undefined;
-    let exited!: (outcome: { killed: boolean; ranMs: number; stdout: string }) => void;
+    let started = false;
+    let exited!: (outcome: Outcome) => void;
     let failed!: (error: Error) => void;
-    const exit = new Promise<{ killed: boolean; ranMs: number; stdout: string }>((resolve, fail) => {
+    const exit = new Promise<Outcome>((resolve, fail) => {
       exited = resolve;
       failed = fail;
     });
@@ -69,11 +96,14 @@ function startChild(server: MockProviderServer, runId: string, sideEffects: stri
       stdout += chunk;
       if (stdout === 'ready\n') {
         ready({
-          go: (killAfterMs) => {
-            startedAt = performance.now();
+          go: () => {
+            started = true;
             proc.stdin!.end('go\n');
-            if (killAfterMs !== undefined) timer = setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
             return exit;
+          },
+          kill: async () => {
+            proc.kill('SIGKILL');
+            await exit.catch(() => undefined);
           },
         });
       }
@@ -83,11 +113,10 @@ function startChild(server: MockProviderServer, runId: string, sideEffects: stri
     });
     proc.on('error', reject);
     proc.on('exit', (code, signal) => {
-      clearTimeout(timer);
       const error = new Error(`the child failed (${code ?? signal}):\n${stderr}`);
-      if (startedAt === 0) reject(error);
+      if (!started) reject(error);
       else if (signal !== 'SIGKILL' && code !== 0) failed(error);
-      else exited({ killed: signal === 'SIGKILL', ranMs: performance.now() - startedAt, stdout });
+      else exited({ killed: signal === 'SIGKILL', stdout });
     });
   });
 }
@@ -98,8 +127,8 @@ const count = (keys: readonly string[]) => {
   return counts;
 };
 
-// 43 s on a shared two-core machine (31 child processes loaded, 30 resumes, each journal write
-// flushed), 225 s when it was far busier: the limit is for a stuck run, not a timing.
+// Under a minute on a shared two-core machine (31 child processes loaded, 30 resumes, each journal
+// write flushed), a few minutes when it is far busier: the limit is for a stuck run, not a timing.
 const timeoutMs = 300_000;
 
 describe('a run on a file journal, killed with SIGKILL at random points', () => {
@@ -108,31 +137,53 @@ describe('a run on a file journal, killed with SIGKILL at random points', () => 
     async () => {
       // The uninterrupted run, in a child as the trials run: its answer, its requests, its notes.
       const cleanEffects = join(dir, 'clean.notes');
-      const clean = await (await startChild(servers[0]!, 'clean', cleanEffects)).go(undefined);
+      const first = lanesOf[0]!.server;
+      const clean = await (await startChild(first, 'clean', cleanEffects)).go();
       const expected = JSON.parse(clean.stdout.split('\n')[1]!) as { output: string; llmCalls: number };
-      const cleanKeys = servers[0]!.requests.map(requestKey);
+      const cleanKeys = first.requests.map(requestKey);
       const cleanNotes = (await readFile(cleanEffects, 'utf8')).split('\n').filter(Boolean);
       expect(new Set(cleanKeys).size).toBe(cleanKeys.length);
       expect(cleanKeys).toHaveLength(expected.llmCalls);
       expect(cleanNotes).toHaveLength(3);
 
       let killedMidRun = 0;
+      let killedInFlight = 0;
       const notesOf = (trial: number) => join(dir, `trial-${trial}.notes`);
       // One lane: its trials one after another, the next child loading while this one runs and is resumed.
-      const lane = async (server: MockProviderServer, mine: number[]) => {
+      const lane = async (lane: Lane, mine: number[]) => {
+        const { server } = lane;
         let next = startChild(server, `trial-${mine[0]}`, notesOf(mine[0]!));
         for (const [i, trial] of mine.entries()) {
           const runId = `trial-${trial}`;
           const notes = notesOf(trial);
           const loaded = await next;
           if (i + 1 < mine.length) next = startChild(server, `trial-${mine[i + 1]}`, notesOf(mine[i + 1]!));
+          // The kill point: the request that triggers it, and when (in flight, or a while after).
+          const random = mulberry32(26 + trial);
+          const atRequest = 1 + Math.floor(random() * expected.llmCalls);
+          const inFlight = trial % 2 === 0;
+          const afterMs = random() * 40;
+          let seen = 0;
+          lane.onRequest = async () => {
+            seen += 1;
+            if (seen !== atRequest) return;
+            if (inFlight) await loaded.kill();
+            else setTimeout(() => void loaded.kill(), afterMs);
+          };
           const start = server.requests.length;
-          const killed = await loaded.go(mulberry32(26 + trial)() * clean.ranMs * 1.1);
+          const killed = await loaded.go();
+          lane.onRequest = undefined;
           const killedKeys = server.requests.slice(start).map(requestKey);
           const entries: readonly JournalEntry[] = await fileJournal(dir).read(runId);
           const journaledCalls = entries.filter((e) => e.type === 'model').length;
           const journaledTools = new Set(entries.flatMap((e) => (e.type === 'tool' ? [e.result] : [])));
           if (killed.killed && journaledCalls < expected.llmCalls) killedMidRun += 1;
+          if (inFlight) {
+            // Killed with request `atRequest` unanswered: that call cannot be in the journal.
+            expect(killed.killed, `trial ${trial}`).toBe(true);
+            expect(journaledCalls, `trial ${trial}`).toBeLessThan(atRequest);
+            killedInFlight += 1;
+          }
 
           const resumeStart = server.requests.length;
           const result = await crashRun(server.openaiBaseURL, notes).run(task, {
@@ -169,15 +220,16 @@ describe('a run on a file journal, killed with SIGKILL at random points', () => 
       };
       const all = Array.from({ length: trials }, (_, trial) => trial);
       await Promise.all(
-        servers.map((server, l) =>
+        lanesOf.map((one, l) =>
           lane(
-            server,
+            one,
             all.filter((t) => t % lanes === l),
           ),
         ),
       );
-      // The seeded kill points land inside the run, not only before or after it.
-      expect(killedMidRun).toBeGreaterThanOrEqual(trials / 2);
+      // Every in-flight kill landed inside the run (and the later ones mostly did too).
+      expect(killedInFlight).toBe(trials / 2);
+      expect(killedMidRun).toBeGreaterThanOrEqual(killedInFlight);
     },
     timeoutMs,
   );
