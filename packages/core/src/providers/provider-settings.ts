@@ -15,8 +15,11 @@ export interface ProviderSettingsInput {
 /** The API key placeholder sent to local servers that need none (the SDKs refuse an empty key). */
 export const PLACEHOLDER_API_KEY = 'not-needed';
 
+type MaybeProcess = { process?: { env?: Record<string, string | undefined> } };
+
+// A browser or an edge runtime may have no `process`: there the options alone decide.
 function readEnv(name: string): string | undefined {
-  const value = process.env[name]?.trim();
+  const value = (globalThis as MaybeProcess).process?.env?.[name]?.trim();
   return value ? value : undefined;
 }
 
