@@ -17,12 +17,17 @@ export interface McpServerOptions {
   /** The longest result the model is sent, in characters (default 100 000); a longer one is cut, saying so. */
   maxResultChars?: number;
   /**
-   * Ask a person before each call. Reserved for core's coming `tool({ needsApproval })`: until
-   * `@swarm/core` has it, setting it is a ConfigError rather than calls that run unapproved.
+   * A call waits for a person's approval before it goes to the server: always (`true`), or when the
+   * function says so for these arguments (`context.tool` names the tool, as the model sees it).
+   * Core's `tool({ needsApproval })`: without a decision the run pauses with `RunPausedError`, and
+   * `approvals` given with the run's journal resume it.
    */
   needsApproval?:
     | boolean
-    | ((args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
+    | ((
+        args: Record<string, unknown>,
+        context: ToolContext & { tool: string },
+      ) => boolean | Promise<boolean>);
 }
 
 /** Options of `mcpTools`: the server's options, and what holds for the whole set. */
@@ -44,7 +49,7 @@ export const startLimit = (settings: Settings) => Math.max(settings.timeoutMs, d
 
 /** One server's options, checked and with their defaults. */
 export type Settings = Required<Omit<McpServerOptions, 'include' | 'exclude' | 'needsApproval'>> &
-  Pick<McpServerOptions, 'include' | 'exclude'>;
+  Pick<McpServerOptions, 'include' | 'exclude' | 'needsApproval'>;
 
 /**
  * One server, or several by name, each with its options (its own over the shared ones), checked
@@ -97,9 +102,14 @@ export function serverEntries(
 }
 
 function settingsOf(options: McpServerOptions, where: string): Settings {
-  if (options.needsApproval !== undefined) {
+  const { needsApproval } = options;
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
     throw new ConfigError(
-      `${where}: needsApproval needs approvals in @swarm/core's tool(), which this version does not have yet; leave it out, or exclude the tools that must not run unasked.`,
+      `${where}: needsApproval must be a boolean or a function (got ${typeof needsApproval}).`,
     );
   }
   for (const key of ['include', 'exclude'] as const) {
@@ -126,7 +136,14 @@ function settingsOf(options: McpServerOptions, where: string): Settings {
       `${where}: prefix must be at most 32 letters, digits, "_" or "-" (got ${JSON.stringify(options.prefix)}).`,
     );
   }
-  return { include: options.include, exclude: options.exclude, timeoutMs, maxResultChars, prefix };
+  return {
+    include: options.include,
+    exclude: options.exclude,
+    timeoutMs,
+    maxResultChars,
+    prefix,
+    needsApproval,
+  };
 }
 
 /** True for one server's settings (a command or a URL), false for an object of servers by name. */

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Agent, ConfigError, type SwarmEvent, toolDefinition } from '@swarm/core';
+import {
+  Agent,
+  ConfigError,
+  memoryJournal,
+  RunPausedError,
+  type SwarmEvent,
+  toolDefinition,
+} from '@swarm/core';
 import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type McpToolset, mcpTools } from './index.js';
@@ -307,6 +314,72 @@ describe('ending the servers', () => {
   });
 });
 
+describe('needsApproval', () => {
+  it('pauses the run before a write goes to the server, and the approved call writes once on resume', async () => {
+    const target = join(dir, 'approved.txt');
+    const asked: string[] = [];
+    const toolset = await connect(filesystemServer(dir), {
+      // Reads run unasked; anything else waits for a person.
+      needsApproval: (_args, context) => {
+        asked.push(context.tool);
+        return !context.tool.startsWith('read_');
+      },
+    });
+    const script = () =>
+      new ScriptedModel([
+        toolCall('read_text_file', { path: join(dir, 'notes.txt') }),
+        toolCall('write_file', { path: target, content: 'Approved.' }),
+        reply('Written.'),
+      ]);
+    await writeFile(join(dir, 'notes.txt'), 'write it');
+    const journal = memoryJournal();
+    const agent = (model: ScriptedModel) => new Agent({ name: 'writer', model, tools: toolset.tools });
+
+    const pause = await agent(script())
+      .run('Write approved.txt', { journal, runId: 'mcp-approval' })
+      .catch((e: unknown) => e);
+    expect(pause).toBeInstanceOf(RunPausedError);
+    expect((pause as RunPausedError).pending).toMatchObject([
+      { tool: 'write_file', arguments: { path: target, content: 'Approved.' } },
+    ]);
+    expect(asked).toEqual(['read_text_file', 'write_file']);
+    expect(existsSync(target)).toBe(false);
+
+    const id = (pause as RunPausedError).pending[0]!.id;
+    // The resumed run answers both tool calls from the journal: its model is asked only what follows.
+    const result = await agent(new ScriptedModel([reply('Written.')])).run('Write approved.txt', {
+      journal,
+      runId: 'mcp-approval',
+      approvals: { [id]: { approved: true } },
+    });
+    expect(result.output).toBe('Written.');
+    expect(result.toolCalls.map((c) => c.result)).toEqual([
+      'write it',
+      expect.stringContaining('Successfully wrote'),
+    ]);
+    expect(await readFile(target, 'utf8')).toBe('Approved.');
+  });
+
+  it('a rejected call never reaches the server: the model reads the reason as a tool error', async () => {
+    const target = join(dir, 'rejected.txt');
+    const toolset = await connect(filesystemServer(dir), { needsApproval: true, include: ['write_file'] });
+    const script = () =>
+      new ScriptedModel([toolCall('write_file', { path: target, content: 'No.' }), reply('Not written.')]);
+    const journal = memoryJournal();
+    const agent = (model: ScriptedModel) => new Agent({ name: 'writer', model, tools: toolset.tools });
+    const pause = (await agent(script())
+      .run('Write rejected.txt', { journal, runId: 'mcp-reject' })
+      .catch((e: unknown) => e)) as RunPausedError;
+    const result = await agent(new ScriptedModel([reply('Not written.')])).run('Write rejected.txt', {
+      journal,
+      runId: 'mcp-reject',
+      approvals: { [pause.pending[0]!.id]: { approved: false, message: 'not today' } },
+    });
+    expect(result.toolCalls).toMatchObject([{ isError: true, result: expect.stringContaining('not today') }]);
+    expect(existsSync(target)).toBe(false);
+  });
+});
+
 describe('checking options before anything starts', () => {
   it.each([
     [
@@ -323,7 +396,11 @@ describe('checking options before anything starts', () => {
     [{ command: 'x' }, { maxResultChars: 0.5 }, /maxResultChars must be an integer >= 1/],
     [{ command: 'x' }, { prefix: 'a.b' }, /prefix must be at most 32 letters/],
     [{ command: 'x' }, { include: 'echo' }, /include must be an array of tool names/],
-    [{ command: 'x' }, { needsApproval: true }, /needsApproval needs approvals in @swarm\/core's tool\(\)/],
+    [
+      { command: 'x' },
+      { needsApproval: 'yes' },
+      /needsApproval must be a boolean or a function \(got string\)/,
+    ],
     [{ a: { command: 'x' } }, { name: 'n' }, /with several servers, their names are their keys/],
     [{ a: { cmd: 'x' } }, {}, /server "a" must have a command \(stdio\) or a url/],
     [{}, {}, /give a server/],

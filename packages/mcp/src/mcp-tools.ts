@@ -158,9 +158,18 @@ function swarmTool(
       { cause: error },
     );
   }
-  const { timeoutMs, maxResultChars } = settings;
+  const { timeoutMs, maxResultChars, needsApproval } = settings;
   return tool({
     name,
+    ...(needsApproval === undefined
+      ? {}
+      : {
+          needsApproval:
+            typeof needsApproval === 'function'
+              ? (args: Record<string, unknown>, context: ToolContext) =>
+                  needsApproval(args, { ...context, tool: name })
+              : needsApproval,
+        }),
     description: serverTool.description ?? serverTool.title ?? serverTool.annotations?.title ?? '',
     parameters: jsonSchemaParameters(schema, (args) => {
       const outcome = validate(args);
