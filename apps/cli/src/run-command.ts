@@ -1,17 +1,13 @@
 import { resolve } from 'node:path';
-import { ConfigError, fileJournal, type Journal, type Model, memoryJournal } from '@swarm/core';
-import { type LoadedSwarm, loadSwarmSpec, type SpecIssue, SwarmSpecError } from '@swarm/router';
+import { fileJournal, type Journal, memoryJournal } from '@swarm/core';
 import type { AskApprovals } from './approval-prompt.js';
 import { CliError } from './cli-error.js';
-import { defaultModel, noModelHelp } from './default-model.js';
 import { executeRun } from './execute-run.js';
 import { claimJournalDir, hasRun, newRunDirProblem, newRunId, runIdProblem } from './journal-dir.js';
+import { loadSpec } from './load-spec.js';
 import { type OutputFile, outputFileProblems } from './output-path.js';
 import { shellWord } from './pause-notice.js';
-import { topologies } from './registry.js';
 import { writeRunRecord } from './run-record.js';
-import { readSpecFile, type SpecFile, type SpecPlace } from './spec-file.js';
-import { builtinTools } from './tools.js';
 
 /** Flags of `swarm run`. */
 export interface RunFlags {
@@ -50,45 +46,12 @@ export async function runCommand(
     ...outputFileProblems([trace, report].filter((o) => o !== undefined)),
     ...journalProblems(flags.journal, flags.runId),
   ];
-  let file: SpecFile;
-  try {
-    file = readSpecFile(specPath);
-  } catch (error) {
-    if (error instanceof CliError && unwritable.length > 0) {
-      throw new CliError([error.message, ...unwritable].join('\n'), error.exitCode);
-    }
-    throw error;
-  }
-  const data = file.data as { task?: unknown; agents?: { model?: unknown }[] };
-  const task = flags.task ?? (typeof data.task === 'string' ? data.task : '');
-  const placed: PlacedProblem[] = [];
-  if (!task.trim()) {
-    placed.push({
-      place: file.place('task'),
-      text: 'no task: give one after the spec path, with --task, or as task: in the spec',
-    });
-  }
-  const needsDefault = !Array.isArray(data.agents) || data.agents.some((a) => typeof a?.model !== 'string');
-  const fallback = needsDefault ? await defaultModel(flags.model) : undefined;
-  let loaded: LoadedSwarm | undefined;
-  try {
-    loaded = loadSwarmSpec(file.data, {
-      topologies,
-      tools: builtinTools,
-      defaultModel: fallback?.model ?? noModel,
-    });
-  } catch (error) {
-    if (!(error instanceof SwarmSpecError)) throw error;
-    placed.push(...error.issues.map((issue) => placedIssue(file, issue)));
-  }
-  const problems = [
-    ...placed
-      .sort((a, b) => a.place.line - b.place.line || a.place.col - b.place.col)
-      .map(({ place, text }) => `${file.path}:${place.line}:${place.col}: ${text}`),
-    ...(needsDefault && !fallback ? [noModelHelp] : []),
-    ...unwritable,
-  ];
-  if (problems.length > 0 || !loaded) throw new CliError(problems.join('\n'), 2);
+  const { file, loaded, task, fallback } = await loadSpec(specPath, {
+    task: flags.task,
+    model: flags.model,
+    requireTask: true,
+    problems: unwritable,
+  });
 
   const dir = flags.journal;
   const runId = flags.runId ?? newRunId(dir);
@@ -145,27 +108,3 @@ function journalProblems(dir: string | undefined, runId: string | undefined): st
   }
   return problems.filter((p) => p !== undefined);
 }
-
-/** One problem of a spec, at its place in the file. */
-interface PlacedProblem {
-  place: SpecPlace;
-  text: string;
-}
-
-// One line per issue: a message's drawing of the place (a caret under a flow) is replaced by the
-// exact line and column it points at.
-function placedIssue(file: SpecFile, issue: SpecIssue): PlacedProblem {
-  const [first = ''] = issue.message.split('\n');
-  const column = /\bat column (\d+)\b/.exec(first)?.[1];
-  return {
-    place: file.place(issue.path, column === undefined ? undefined : Number(column)),
-    text: `${issue.path ? `${issue.path}: ` : ''}${first.replace(/:$/, '')}`,
-  };
-}
-
-// Stands in for the default model while a spec is checked with none configured, so the check goes
-// on and reports every other problem; the command stops before any call, saying how to set one.
-const noModel: Model = {
-  id: 'unconfigured',
-  generate: () => Promise.reject(new ConfigError(noModelHelp)),
-};

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { type AskApprovals, terminalApprovals } from './approval-prompt.js';
 import { CliError } from './cli-error.js';
 import { demoCommand } from './demo.js';
+import { mcpCommand } from './mcp-command.js';
 import { resumeCommand } from './resume-command.js';
 import { runCommand } from './run-command.js';
 import { typesCommand } from './types-command.js';
@@ -23,6 +24,8 @@ Usage:
       --approve <id>     approve a call the run waits for (repeat for each)
       --reject <id>[=reason]   refuse one; the model reads the reason
       --json, --trace <file>, --report <file>, --quiet   as for swarm run
+  swarm mcp <spec.yaml|spec.json>              serve the spec's swarm as one MCP tool over stdio
+      --model <model>    model of agents whose spec names none
   swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
   swarm types                                  the topologies this command knows
   swarm --version                              the version of @swarm/cli
@@ -37,6 +40,7 @@ Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
 const commandOptions: Record<string, readonly string[]> = {
   run: ['task', 'model', 'json', 'trace', 'report', 'quiet', 'journal', 'run-id'],
   resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject'],
+  mcp: ['model'],
   demo: ['out', 'model'],
   types: [],
 };
@@ -107,6 +111,14 @@ async function main(argv: string[]): Promise<void> {
         );
       }
       await resumeCommand(dir, runId, values, process.stdout, terminalAsk());
+      return;
+    }
+    case 'mcp': {
+      const [spec, ...extra] = rest;
+      if (!spec || extra.length > 0) {
+        throw new CliError('swarm mcp takes one spec file: swarm mcp <spec.yaml> [--model <model>]', 2);
+      }
+      await mcpCommand(spec, values.model === undefined ? {} : { model: values.model });
       return;
     }
     case 'demo':
