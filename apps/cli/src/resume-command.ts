@@ -6,6 +6,7 @@ import {
   type JournalEntry,
   type Model,
   type PendingApproval,
+  waitingApprovals,
 } from '@swarm/core';
 import { type LoadedSwarm, loadSwarmSpec, SwarmSpecError } from '@swarm/router';
 import type { AskApprovals } from './approval-prompt.js';
@@ -143,16 +144,6 @@ function parseDecisions(approve: string[], reject: string[]): { approvals: Appro
     decide('--reject', id, { approved: false, ...(message !== '' && { message }) });
   }
   return { approvals, problems };
-}
-
-// The calls a journal waits for: asked for approval, and not answered since.
-function waitingApprovals(entries: readonly JournalEntry[]): PendingApproval[] {
-  const answered = new Set(entries.flatMap((e) => (e.type === 'tool' ? [e.key] : [])));
-  const waiting = new Map<string, PendingApproval>();
-  for (const e of entries) {
-    if (e.type === 'approval' && !answered.has(e.key)) waiting.set(e.approval.id, e.approval);
-  }
-  return [...waiting.values()];
 }
 
 // A decision on a call the run does not wait for would be refused by the run: said here, first.

@@ -4,7 +4,7 @@ import { Agent } from './agent.js';
 import { asTool } from './as-tool.js';
 import { RunPausedError } from './errors.js';
 import type { SwarmEvent } from './events.js';
-import { memoryJournal } from './journal.js';
+import { memoryJournal, waitingApprovals } from './journal.js';
 import { respond, ScriptedModel } from './testing/scripted-model.js';
 import { tool } from './tool.js';
 import type { ModelRequest, ToolCall } from './types.js';
@@ -96,6 +96,8 @@ describe('a tool that needs approval', () => {
       new Agent({ name: 'desk', model: first, tools: [refund] }).run('Refund', { journal, runId: 'desk-2' }),
     );
     const id = pause.pending[0]!.id;
+    // What a resume must decide on, read back from the journal alone.
+    expect(waitingApprovals(await journal.read('desk-2'))).toEqual(pause.pending);
     const second = deskModel(calls);
     const result = await new Agent({ name: 'desk', model: second, tools: [refund] }).run('Refund', {
       journal,
@@ -106,6 +108,7 @@ describe('a tool that needs approval', () => {
     expect(result.output).toBe('Done: refunded 30');
     expect(result).toMatchObject({ llmCalls: 2, replayedCalls: 1, liveCalls: 1 });
     expect(second.calls).toHaveLength(1);
+    expect(waitingApprovals(await journal.read('desk-2'))).toEqual([]);
     // Once more from the journal: nothing waits, nothing is executed or asked again.
     const third = deskModel(calls);
     const again = await new Agent({ name: 'desk', model: third, tools: [refund] }).run('Refund', {

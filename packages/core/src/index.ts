@@ -43,6 +43,7 @@ export {
   parseJournalEntry,
   type ToolCallEntry,
   validateRunId,
+  waitingApprovals,
 } from './journal.js';
 export { Limiter, type LimiterOptions } from './limiter.js';
 export {

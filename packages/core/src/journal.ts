@@ -48,6 +48,19 @@ export interface ApprovalEntry {
 export type JournalEntry = ModelCallEntry | ToolCallEntry | ApprovalEntry;
 
 /**
+ * The calls a paused run still waits for, read from its journal: asked for approval and not
+ * answered since, one per id in the order they were asked. What a resume must decide on.
+ */
+export function waitingApprovals(entries: readonly JournalEntry[]): PendingApproval[] {
+  const answered = new Set(entries.flatMap((entry) => (entry.type === 'tool' ? [entry.key] : [])));
+  const waiting = new Map<string, PendingApproval>();
+  for (const entry of entries) {
+    if (entry.type === 'approval' && !answered.has(entry.key)) waiting.set(entry.approval.id, entry.approval);
+  }
+  return [...waiting.values()];
+}
+
+/**
  * Where a run's journal lives: an append-only log of entries per run id. `memoryJournal()` and
  * `fileJournal(dir)` ship in core; a shared store (Redis, a database) implements these two methods.
  */

@@ -1,4 +1,4 @@
-import type { Approvals, RunPausedError } from '@swarm/core';
+import { type Approvals, type RunPausedError, waitingApprovals } from '@swarm/core';
 import type { Job } from 'bullmq';
 import type { SwarmJobData } from './job-data.js';
 import type { RedisJournal } from './redis-journal.js';
@@ -19,13 +19,7 @@ export async function stillWaiting(
   runId: string,
   approvals: Approvals,
 ): Promise<Approvals | undefined> {
-  const entries = await journal.read(runId);
-  const answered = new Set(entries.flatMap((entry) => (entry.type === 'tool' ? [entry.key] : [])));
-  const waiting = new Set(
-    entries.flatMap((entry) =>
-      entry.type === 'approval' && !answered.has(entry.key) ? [entry.approval.id] : [],
-    ),
-  );
+  const waiting = new Set(waitingApprovals(await journal.read(runId)).map((pending) => pending.id));
   const kept = Object.entries(approvals).filter(([id]) => waiting.has(id));
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
