@@ -5,10 +5,10 @@ import { resolveDimensions } from './dimensions.js';
 import { agentRunCalls } from './options.js';
 
 /** The JSON config a spec file may give a CouncilAsAJudge. */
-export const councilAsAJudgeConfigSchema = z.object({
+export const councilAsAJudgeConfigSchema = z.strictObject({
   name: z.string().optional(),
   dimensions: z
-    .array(z.union([z.string().min(1), z.object({ name: z.string().min(1), description: z.string() })]))
+    .array(z.union([z.string().min(1), z.strictObject({ name: z.string().min(1), description: z.string() })]))
     .min(1)
     .optional(),
   maxWorkers: z.number().int().min(1).optional(),

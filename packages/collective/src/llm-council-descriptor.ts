@@ -5,7 +5,7 @@ import { LLMCouncil } from './llm-council.js';
 import { agentRunCalls } from './options.js';
 
 /** The JSON config a spec file may give an LLMCouncil; `chairman` names one of the agents (default the last). */
-export const llmCouncilConfigSchema = z.object({
+export const llmCouncilConfigSchema = z.strictObject({
   name: z.string().optional(),
   chairman: z.string().optional(),
   maxWorkers: z.number().int().min(1).optional(),

@@ -5,7 +5,7 @@ import { MajorityVoting } from './majority-voting.js';
 import { agentRunCalls } from './options.js';
 
 /** The JSON config a spec file may give a MajorityVoting; `consensusAgent` names one of the agents (it does not vote). */
-export const majorityVotingConfigSchema = z.object({
+export const majorityVotingConfigSchema = z.strictObject({
   name: z.string().optional(),
   consensusAgent: z.string().optional(),
   maxWorkers: z.number().int().min(1).optional(),

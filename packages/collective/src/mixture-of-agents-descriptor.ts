@@ -5,7 +5,7 @@ import { MixtureOfAgents } from './mixture-of-agents.js';
 import { agentRunCalls } from './options.js';
 
 /** The JSON config a spec file may give a MixtureOfAgents; `aggregator` names one of the agents (default the last). */
-export const mixtureOfAgentsConfigSchema = z.object({
+export const mixtureOfAgentsConfigSchema = z.strictObject({
   name: z.string().optional(),
   aggregator: z.string().optional(),
   layers: z.number().int().min(1).optional(),
