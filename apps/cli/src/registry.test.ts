@@ -33,3 +33,25 @@ describe('every descriptor of every package', () => {
     },
   );
 });
+
+describe("swarms' roles: the same agents keep the same roles in every topology", () => {
+  // What 'auto' builds for each type: the descriptor with no roles given. Every agent is a worker
+  // (a member, a specialist) wherever it lands; the head is always a separate agent.
+  const membersOf: Record<string, (topology: unknown) => readonly unknown[]> = {
+    HierarchicalSwarm: (t) => (t as { agents: unknown[] }).agents,
+    PlannerWorkerSwarm: (t) => (t as { workers: unknown[] }).workers,
+    HeavySwarm: (t) => (t as { roles: { member: unknown }[] }).roles.map((r) => r.member),
+    MixtureOfAgents: (t) => (t as { agents: unknown[] }).agents,
+    LLMCouncil: (t) => (t as { members: unknown[] }).members,
+    MajorityVoting: (t) => (t as { agents: unknown[] }).agents,
+  };
+
+  it.each(Object.keys(membersOf))('%s makes every agent a worker and its head a separate agent', (type) => {
+    const agents = agentsFor(3, 3);
+    const descriptor = topologies.find((d) => d.type === type)!;
+    const router = new SwarmRouter({ agents, swarmType: 'auto', topologies, model: new ScriptedModel([]) });
+    expect(router.types).toContain(type);
+    const topology = descriptor.create(agents, descriptor.configSchema!.parse({}));
+    expect(membersOf[type]!(topology)).toEqual(agents);
+  });
+});
