@@ -55,3 +55,46 @@ describe("swarms' roles: the same agents keep the same roles in every topology",
     expect(membersOf[type]!(topology)).toEqual(agents);
   });
 });
+
+describe("the router's maxLoops over the real descriptors", () => {
+  const looping = [
+    'SequentialWorkflow',
+    'HierarchicalSwarm',
+    'PlannerWorkerSwarm',
+    'HeavySwarm',
+    'DebateWithJudge',
+    'RoundRobin',
+    'MixtureOfAgents',
+  ];
+
+  it.each(looping)('%s takes the router maxLoops', (type) => {
+    const descriptor = topologies.find((d) => d.type === type)!;
+    const agents = agentsFor(descriptor.minAgents, descriptor.maxAgents);
+    expect(() => new SwarmRouter({ agents, swarmType: type, topologies, maxLoops: 2 })).not.toThrow();
+  });
+
+  it("builds every type under 'auto' with maxLoops, and refuses it for a fixed type that does not loop", () => {
+    const agents = agentsFor(3, 3);
+    const model = new ScriptedModel([]);
+    expect(
+      () => new SwarmRouter({ agents, swarmType: 'auto', topologies, maxLoops: 2, model }),
+    ).not.toThrow();
+    expect(
+      () => new SwarmRouter({ agents, swarmType: 'ConcurrentWorkflow', topologies, maxLoops: 2 }),
+    ).toThrow(/ConcurrentWorkflow does not loop/);
+    // MajorityVoting loops in its consensus mode only.
+    expect(() => new SwarmRouter({ agents, swarmType: 'MajorityVoting', topologies, maxLoops: 2 })).toThrow(
+      /MajorityVoting does not loop/,
+    );
+    expect(
+      () =>
+        new SwarmRouter({
+          agents,
+          swarmType: 'MajorityVoting',
+          topologies,
+          maxLoops: 2,
+          config: { mode: 'consensus' },
+        }),
+    ).not.toThrow();
+  });
+});
