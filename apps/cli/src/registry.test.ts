@@ -1,5 +1,5 @@
-import { Agent, ConfigError } from '@swarm/core';
-import { ScriptedModel } from '@swarm/core/testing';
+import { Agent, ConfigError, type ModelRequest } from '@swarm/core';
+import { respond, ScriptedModel } from '@swarm/core/testing';
 import { SwarmRouter } from '@swarm/router';
 import { describe, expect, it } from 'vitest';
 import { topologies } from './registry.js';
@@ -96,5 +96,51 @@ describe("the router's maxLoops over the real descriptors", () => {
           config: { mode: 'consensus' },
         }),
     ).not.toThrow();
+  });
+});
+
+describe("'auto' keeps every agent's role from one task to the next", () => {
+  it('runs a HierarchicalSwarm task, then a MixtureOfAgents task: the agents work in both, the heads are separate', async () => {
+    const choices = ['HierarchicalSwarm', 'MixtureOfAgents'];
+    const model = new ScriptedModel([], {
+      fallback: respond((request: ModelRequest) => {
+        const purpose = request.metadata?.purpose;
+        if (purpose === 'choose_topology')
+          return {
+            text: '',
+            toolCalls: [
+              { name: 'choose_topology', arguments: { swarmType: choices.shift(), reason: 'fits' } },
+            ],
+          };
+        if (purpose === 'director') {
+          const orders = ['agent-0', 'agent-1'].map((agentName, i) => ({
+            id: `o${i}`,
+            agentName,
+            task: 'part',
+          }));
+          return {
+            text: '',
+            toolCalls: [{ name: 'swarm_spec', arguments: { plan: 'p', orders, done: true } }],
+          };
+        }
+        return `${request.metadata?.agent} answers`;
+      }),
+    });
+    const agents = ['agent-0', 'agent-1'].map((name) => new Agent({ name, model }));
+    const router = new SwarmRouter({ agents, swarmType: 'auto', topologies, model });
+
+    const first = await router.run('Write a report.');
+    const second = await router.run('Give a second opinion.');
+
+    expect([first.swarmType, second.swarmType]).toEqual(['HierarchicalSwarm', 'MixtureOfAgents']);
+    const heads = new Set(['choose_topology', 'director', 'final', 'feedback']);
+    const byAgent = (name: string) => model.calls.filter((c) => c.metadata?.agent === name);
+    // Each agent answered as a worker in both runs, and never made a head's call.
+    for (const name of ['agent-0', 'agent-1']) {
+      expect(byAgent(name).length).toBeGreaterThanOrEqual(2);
+      expect(byAgent(name).every((c) => !heads.has(String(c.metadata?.purpose)))).toBe(true);
+    }
+    expect(byAgent('director').length).toBeGreaterThan(0);
+    expect(byAgent('aggregator')).toHaveLength(1);
   });
 });
