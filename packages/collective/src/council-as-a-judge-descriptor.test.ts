@@ -1,10 +1,21 @@
+import type { Agent } from '@swarm/core';
 import { describe, expect, it } from 'vitest';
-import type { CouncilAsAJudgeResult } from './council-as-a-judge.js';
+import type { CouncilAsAJudge, CouncilAsAJudgeResult } from './council-as-a-judge.js';
 import { councilAsAJudgeConfigSchema, councilAsAJudgeDescriptor } from './council-as-a-judge-descriptor.js';
 import { scripted, slowToComply } from './test-helpers.js';
 
 describe('councilAsAJudgeDescriptor', () => {
-  it("judges on the first agent's model and has the second write the report", async () => {
+  it("by default (as swarms) builds its judges and aggregator on the first agent's model, whatever the agents", () => {
+    const first = scripted('first', () => 'x');
+    const second = scripted('second', () => 'y');
+    const council = councilAsAJudgeDescriptor.create([first.agent, second.agent], {}) as CouncilAsAJudge;
+    expect(council.judges.every((j) => j.model === first.agent.model)).toBe(true);
+    expect(council.aggregator.name).toBe('aggregator');
+    expect((council.aggregator as Agent).model).toBe(first.agent.model);
+    expect(councilAsAJudgeDescriptor.maxAgents).toBeUndefined();
+  });
+
+  it("judges on the first agent's model and has the agent named in roles write the report", async () => {
     const judge = scripted('judge', () => ({
       text: '',
       toolCalls: [{ name: 'judge', arguments: { score: 8, rationale: 'ok' } }],
@@ -12,6 +23,7 @@ describe('councilAsAJudgeDescriptor', () => {
     const writer = scripted('writer', () => 'Solid.');
     const council = councilAsAJudgeDescriptor.create([judge.agent, writer.agent], {
       dimensions: ['accuracy'],
+      roles: { aggregator: 'writer' },
     });
     const result = (await council.run('Q: 1+1? A: 2')) as CouncilAsAJudgeResult;
     expect(council.type).toBe('CouncilAsAJudge');

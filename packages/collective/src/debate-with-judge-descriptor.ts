@@ -4,7 +4,7 @@ import { DebateWithJudge } from './debate-with-judge.js';
 import { agentRunCalls } from './options.js';
 
 /** The JSON config a spec file may give a DebateWithJudge. */
-export const debateWithJudgeConfigSchema = z.object({
+export const debateWithJudgeConfigSchema = z.strictObject({
   name: z.string().optional(),
   maxLoops: z.number().int().min(1).optional(),
   maxRepairs: z.number().int().min(0).optional(),

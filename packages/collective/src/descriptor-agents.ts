@@ -1,4 +1,4 @@
-import { type Agent, ConfigError } from '@swarm/core';
+import { Agent, ConfigError, isMember, type Member, type RoleRef, splitHead } from '@swarm/core';
 
 /**
  * Splits a descriptor's flat agent list into the one agent with a special role (named in the
@@ -19,4 +19,34 @@ export function splitRole(
     );
   }
   return { role: agents[index]!, rest: agents.filter((_, i) => i !== index) };
+}
+
+/**
+ * A descriptor's head and workers as swarms builds them: every agent works and the head is a
+ * separate agent on `headModel` (default the first agent's model) with `instructions`, unless
+ * `given` names an agent (who then only heads) or gives an Agent or a model.
+ */
+export function headAndWorkers(
+  owner: string,
+  role: string,
+  agents: readonly Agent[],
+  given: RoleRef | undefined,
+  headModel: string | undefined,
+  instructions: string,
+): { head: Member; workers: Agent[] } {
+  const { head, workers } = splitHead(`${owner} descriptor`, role, agents, given, headModel);
+  if (isMember(head)) return { head, workers };
+  const taken = new Set(agents.map((a) => a.name));
+  const name = taken.has(role) ? `${role} (head)` : role;
+  return { head: new Agent({ name, model: head, instructions }), workers };
+}
+
+/** A role given in `roles` or under its older key of the config, not both. */
+export function roleOf(owner: string, role: string, inRoles: RoleRef | undefined, old: string | undefined) {
+  if (inRoles !== undefined && old !== undefined) {
+    throw new ConfigError(
+      `${owner} descriptor: give the ${role} once: in roles.${role} or as ${role}, not both.`,
+    );
+  }
+  return inRoles ?? old;
 }

@@ -4,7 +4,7 @@ import { GroupChat } from './group-chat.js';
 import { agentRunCalls } from './options.js';
 
 /** The JSON config a spec file may give a GroupChat. */
-export const groupChatConfigSchema = z.object({
+export const groupChatConfigSchema = z.strictObject({
   name: z.string().optional(),
   threshold: z.number().min(0).lt(1).optional(),
   recencyPenalty: z.number().min(0).max(1).optional(),

@@ -55,9 +55,12 @@ describe('GroupChat', () => {
     expect(result.rounds).toHaveLength(2);
     expect(result.rounds[1]?.speaker).toBeUndefined();
     expect(result.endedBy).toBe('threshold');
+    // Someone spoke: a quiet second round ends the chat normally.
+    expect(result.interrupted).toBe(false);
+    expect(result.interruptionReason).toBeUndefined();
   });
 
-  it('ends the chat when no bid is strictly above the threshold', async () => {
+  it('ends a chat where nobody ever bids above the threshold as interrupted with no-speaker, not as an answer', async () => {
     const result = await new GroupChat({
       agents: [bidder('ada', [[0.5, 'exactly at it']]).agent, bidder('bob', [[0.3, 'below']]).agent],
       threshold: 0.5,
@@ -71,7 +74,12 @@ describe('GroupChat', () => {
         ],
       },
     ]);
-    expect(result).toMatchObject({ endedBy: 'threshold', output: '', interrupted: false });
+    expect(result).toMatchObject({
+      endedBy: 'threshold',
+      output: '',
+      interrupted: true,
+      interruptionReason: 'no-speaker',
+    });
   });
 
   it('lowers the bids of the last recencyWindow speakers by the recency penalty', async () => {

@@ -88,13 +88,14 @@ export interface ChatRound {
 
 /** What a GroupChat run returns. */
 export interface GroupChatResult extends TopologyResult {
-  /** The last message posted ('' when nobody spoke). */
+  /** The last message posted; when nobody ever spoke, '' with `interruptionReason: 'no-speaker'`. */
   output: string;
   messages: ChatMessage[];
   rounds: ChatRound[];
   endedBy: 'threshold' | 'maxMessages' | 'budget';
   interrupted: boolean;
-  interruptionReason?: BudgetReason;
+  /** A budget stop, or `'no-speaker'`: the first round had no bid above the threshold, so there is no answer. */
+  interruptionReason?: BudgetReason | 'no-speaker';
 }
 
 const biasLines: Record<PromptBias, string> = {
@@ -172,6 +173,8 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
             `GroupChat: every agent's bid failed, so no one could speak: ${first.map((b) => `${b.agent}: ${b.error}`).join('; ')}`,
           );
         }
+        // A room that stayed silent has no answer: say so instead of returning '' as if it were one.
+        const silent = messages.length === 0 && endedBy === 'threshold';
         return {
           output: messages.at(-1)?.content ?? '',
           messages,
@@ -179,6 +182,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
           endedBy,
           interrupted: false,
           ...interruptionFields(stop?.reason),
+          ...(silent && { interrupted: true, interruptionReason: 'no-speaker' as const }),
         };
       };
 

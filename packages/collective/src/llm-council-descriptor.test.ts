@@ -1,17 +1,26 @@
-import type { ModelRequest } from '@swarm/core';
+import type { Agent, ModelRequest } from '@swarm/core';
 import { describe, expect, it } from 'vitest';
-import type { LLMCouncilResult } from './llm-council.js';
+import type { LLMCouncil, LLMCouncilResult } from './llm-council.js';
 import { llmCouncilConfigSchema, llmCouncilDescriptor } from './llm-council-descriptor.js';
 import { offeredIds, scripted, slowToComply } from './test-helpers.js';
 
 const offered = (request: ModelRequest) => ({ ranking: offeredIds(request) });
 
 describe('llmCouncilDescriptor', () => {
-  it('makes the named agent the chairman and the rest members', async () => {
+  it("by default (as swarms) makes every agent a member, chaired by a separate chairman on the first agent's model", () => {
+    const agents = ['a', 'b', 'c'].map((n) => slowToComply(n, 0, offered, `${n} text`).agent);
+    const council = llmCouncilDescriptor.create(agents, {}) as LLMCouncil;
+    expect(council.members).toEqual(agents);
+    expect(council.chairman.name).toBe('chairman');
+    expect((council.chairman as Agent).model).toBe(agents[0]!.model);
+    expect(llmCouncilDescriptor.minAgents).toBe(3);
+  });
+
+  it('makes the agent named in roles the chairman and the rest members', async () => {
     const chair = scripted('chair', () => 'final');
     const council = llmCouncilDescriptor.create(
       [chair.agent, ...['a', 'b', 'c'].map((n) => slowToComply(n, 0, offered, `${n} text`).agent)],
-      { chairman: 'chair' },
+      { roles: { chairman: 'chair' } },
     );
     const result = (await council.run('q')) as LLMCouncilResult;
     expect(council.type).toBe('LLMCouncil');
@@ -20,7 +29,7 @@ describe('llmCouncilDescriptor', () => {
   });
 
   it('gives a worst case equal to a run where every ranking needs every repair', async () => {
-    const config = { maxRepairs: 2 };
+    const config = { maxRepairs: 2, roles: { chairman: 'chair' } };
     const agents = [
       ...['a', 'b', 'c'].map((n) => slowToComply(n, 2, offered, `${n} text`).agent),
       scripted('chair', () => 'f').agent,

@@ -5,8 +5,10 @@ import { MajorityVoting } from './majority-voting.js';
 import { agentRunCalls } from './options.js';
 
 /** The JSON config a spec file may give a MajorityVoting; `consensusAgent` names one of the agents (it does not vote). */
-export const majorityVotingConfigSchema = z.object({
+export const majorityVotingConfigSchema = z.strictObject({
   name: z.string().optional(),
+  mode: z.enum(['tally', 'consensus']).optional(),
+  maxLoops: z.number().int().min(1).optional(),
   consensusAgent: z.string().optional(),
   maxWorkers: z.number().int().min(1).optional(),
   maxRepairs: z.number().int().min(0).optional(),
@@ -24,6 +26,12 @@ export const majorityVotingDescriptor: TopologyDescriptor<MajorityVotingDescript
   configSchema: majorityVotingConfigSchema,
   worstCase(agents, config = {}) {
     const { voters, consensus } = roles(agents, config);
+    if (config.mode === 'consensus') {
+      // Each round: every voter's run, then the consensus agent's (built-in: one call).
+      const round =
+        voters.reduce((sum, v) => sum + agentRunCalls(v), 0) + (consensus ? agentRunCalls(consensus) : 1);
+      return { maxCalls: (config.maxLoops ?? 1) * round };
+    }
     const perVote = (config.maxRepairs ?? 2) + 1;
     return { maxCalls: voters.length * perVote + (consensus ? agentRunCalls(consensus) : 0) };
   },

@@ -34,6 +34,7 @@ export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
 export { fileJournal } from './file-journal.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
 export { fnv1a } from './hash.js';
+export { type HeadSplit, type RoleRef, roleRefSchema, splitHead } from './head-role.js';
 export {
   type ApprovalEntry,
   type Journal,

@@ -1,16 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import type { HeavySwarm } from './heavy-swarm.js';
 import { heavySwarmDescriptor } from './heavy-swarm-descriptor.js';
 import { forced, modelOf, toolAgents, worstWorker } from './worst-case.fixture.js';
 
 describe('heavySwarmDescriptor', () => {
-  it('builds a swarm whose first agent asks and synthesizes, and whose others are the roles', async () => {
+  it("by default (as swarms) makes every agent a specialist, led by a separate captain on the first agent's model", async () => {
+    const model = modelOf((request) =>
+      request.metadata?.purpose === 'questions'
+        ? forced(request, { questions: { risk: 'Risks?', upside: 'Upside?' } })
+        : `${request.metadata?.agent} says`,
+    );
+    const [risk, upside] = toolAgents(['risk', 'upside'], model, 1);
+    const swarm = heavySwarmDescriptor.create([risk!, upside!], {}) as HeavySwarm;
+    const result = await swarm.run('Expand to Japan?');
+    expect(swarm.roles.map((r) => r.member)).toEqual([risk, upside]);
+    const heads = model.calls.filter((c) => c.metadata?.agent !== 'risk' && c.metadata?.agent !== 'upside');
+    expect(heads).toHaveLength(2);
+    expect(model.calls.filter((c) => c.metadata?.agent === 'risk')).toHaveLength(1);
+    expect(result.output).toBe(`${heads[1]!.metadata?.agent} says`);
+  });
+
+  it('lets roles.captain name an agent, who then asks and synthesizes and is not a specialist', async () => {
     const model = modelOf((request) =>
       request.metadata?.purpose === 'questions'
         ? forced(request, { questions: { risk: 'Risks?', upside: 'Upside?' } })
         : `${request.metadata?.agent} says`,
     );
     const [captain, risk, upside] = toolAgents(['captain', 'risk', 'upside'], model, 1);
-    const swarm = heavySwarmDescriptor.create([captain!, risk!, upside!], {});
+    const swarm = heavySwarmDescriptor.create([captain!, risk!, upside!], { roles: { captain: 'captain' } });
     const result = await swarm.run('Expand to Japan?');
     expect(swarm.type).toBe('HeavySwarm');
     expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['captain', 'risk', 'upside', 'captain']);
@@ -24,7 +41,7 @@ describe('heavySwarmDescriptor', () => {
   });
 
   it('has a worst case equal to the calls of a run that takes the most expensive path', async () => {
-    const config = { maxLoops: 2, maxRepairs: 1 };
+    const config = { roles: { captain: 'captain' }, maxLoops: 2, maxRepairs: 1 };
     const maxTurns = 3;
     let questionCalls = 0;
     const rolePath = worstWorker(1, maxTurns);

@@ -1,20 +1,42 @@
 import { describe, expect, it } from 'vitest';
+import type { HierarchicalSwarm } from './hierarchical-swarm.js';
 import { hierarchicalSwarmDescriptor } from './hierarchical-swarm-descriptor.js';
 import { forced, modelOf, toolAgents, worstWorker } from './worst-case.fixture.js';
 
 describe('hierarchicalSwarmDescriptor', () => {
-  it('builds a swarm directed by the first agent, with the others as workers', async () => {
+  it("by default (as swarms) makes every agent a worker, directed by a separate director on the first agent's model", async () => {
+    const model = modelOf((request) =>
+      request.metadata?.purpose === 'director'
+        ? forced(request, { plan: 'p', orders: [{ id: 'o1', agentName: 'writer', task: 't' }], done: true })
+        : `${request.metadata?.agent} says hi`,
+    );
+    const [writer, editor] = toolAgents(['writer', 'editor'], model, 1);
+    const swarm = hierarchicalSwarmDescriptor.create([writer!, editor!], {}) as HierarchicalSwarm;
+    const result = await swarm.run('task');
+    expect(swarm.agents).toEqual([writer, editor]);
+    expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['director', 'writer', 'director']);
+    expect(result.output).toBe('director says hi');
+  });
+
+  it('lets roles.director name an agent, who then only directs', async () => {
     const model = modelOf((request) =>
       request.metadata?.purpose === 'director'
         ? forced(request, { plan: 'p', orders: [{ id: 'o1', agentName: 'writer', task: 't' }], done: true })
         : `${request.metadata?.agent} says hi`,
     );
     const [boss, writer] = toolAgents(['boss', 'writer'], model, 1);
-    const swarm = hierarchicalSwarmDescriptor.create([boss!, writer!], {});
+    const swarm = hierarchicalSwarmDescriptor.create([boss!, writer!], { roles: { director: 'boss' } });
     const result = await swarm.run('task');
     expect(swarm.type).toBe('HierarchicalSwarm');
+    expect((swarm as HierarchicalSwarm).agents).toEqual([writer]);
     expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['boss', 'writer', 'boss']);
     expect(result.output).toBe('boss says hi');
+    expect(() =>
+      hierarchicalSwarmDescriptor.create([boss!, writer!], { roles: { director: 'boss' }, director: 'boss' }),
+    ).toThrow(/give the director once/);
+    expect(() => hierarchicalSwarmDescriptor.create([boss!], { roles: { director: 'boss' } })).toThrow(
+      /at least one worker/,
+    );
   });
 
   it('validates its config', () => {
@@ -25,7 +47,14 @@ describe('hierarchicalSwarmDescriptor', () => {
   });
 
   it('has a worst case equal to the calls of a run that takes the most expensive path', async () => {
-    const config = { maxLoops: 2, maxOrders: 3, maxAgentRetries: 1, maxRepairs: 1, directorFeedback: true };
+    const config = {
+      roles: { director: 'boss' },
+      maxLoops: 2,
+      maxOrders: 3,
+      maxAgentRetries: 1,
+      maxRepairs: 1,
+      directorFeedback: true,
+    };
     const maxTurns = 2;
     let directorCalls = 0;
     const workerPath = worstWorker(config.maxAgentRetries + 1, maxTurns);

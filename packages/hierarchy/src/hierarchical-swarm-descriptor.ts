@@ -1,17 +1,32 @@
-import { type Agent, ConfigError, outputTypes, type TopologyDescriptor, type WorstCase } from '@swarm/core';
+import {
+  type Agent,
+  ConfigError,
+  outputTypes,
+  roleRefSchema,
+  splitHead,
+  type TopologyDescriptor,
+  type WorstCase,
+} from '@swarm/core';
 import { z } from 'zod';
+import { roleOf } from './descriptor-roles.js';
 import { HierarchicalSwarm } from './hierarchical-swarm.js';
 
 /** The JSON config a spec file may give a HierarchicalSwarm (every option but the members). */
 export const hierarchicalSwarmConfigSchema = z
   .object({
     name: z.string().optional(),
-    director: z
-      .string()
+    roles: z
+      .strictObject({ director: roleRefSchema.optional() })
       .optional()
       .describe(
-        'The name of the agent who directs (default the first), or a model string for a separate director.',
+        'director: the name of the agent who directs (and then does not work), or a model for a separate director. Default: a separate director on headModel, every agent a worker.',
       ),
+    headModel: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The separate director's model (default the first agent's)."),
+    director: z.string().optional().describe('Same as roles.director (kept for older specs).'),
     maxLoops: z.number().int().min(1).optional(),
     parallel: z.boolean().optional(),
     maxWorkers: z.number().int().min(1).optional(),
@@ -31,14 +46,15 @@ export const hierarchicalSwarmDescriptor: TopologyDescriptor<HierarchicalSwarmCo
   type: 'HierarchicalSwarm',
   description:
     'A director splits the task into orders for named specialist agents, with dependencies between orders; independent orders run in parallel, dependent ones get the outputs they need; the director can review the results for more rounds and writes the final answer. For tasks that break into distinct specialist parts, such as research, analysis and writing of a report.',
-  minAgents: 2,
+  minAgents: 1,
   configSchema: hierarchicalSwarmConfigSchema,
   create(agents, config = {}) {
-    const { director, workers } = directorAndWorkers(agents, config.director);
-    return new HierarchicalSwarm({ ...config, director, agents: workers });
+    const { director, workers } = directorAndWorkers(agents, config);
+    const { roles: _r, headModel: _h, ...options } = config;
+    return new HierarchicalSwarm({ ...options, director, agents: workers });
   },
   worstCase(agents, config = {}): WorstCase {
-    const { workers } = directorAndWorkers(agents, config.director);
+    const { workers } = directorAndWorkers(agents, config);
     const loops = config.maxLoops ?? 1;
     const directorCalls = (config.maxRepairs ?? 2) + 1;
     const attempts = (config.maxAgentRetries ?? 1) + 1;
@@ -48,18 +64,19 @@ export const hierarchicalSwarmDescriptor: TopologyDescriptor<HierarchicalSwarmCo
   },
 };
 
-// `director` names one of the agents (who then only directs) or is a model string; by default the first agent directs.
-function directorAndWorkers(agents: readonly Agent[], director: string | undefined) {
-  if (director === undefined) {
-    const [first, ...rest] = agents;
-    if (!first || rest.length === 0) {
-      throw new ConfigError(
-        'HierarchicalSwarm descriptor: give at least two agents (a director and a worker).',
-      );
-    }
-    return { director: first as Agent | string, workers: rest };
+// As swarms: every agent works and a separate director runs on headModel (default the first
+// agent's model), unless roles.director names an agent (who then only directs) or gives a model.
+function directorAndWorkers(agents: readonly Agent[], config: HierarchicalSwarmConfig) {
+  const given = roleOf('HierarchicalSwarm', 'director', config.roles?.director, config.director);
+  const { head, workers } = splitHead(
+    'HierarchicalSwarm descriptor',
+    'director',
+    agents,
+    given,
+    config.headModel,
+  );
+  if (workers.length === 0) {
+    throw new ConfigError('HierarchicalSwarm descriptor: give at least one worker besides the director.');
   }
-  const named = agents.find((a) => a.name === director);
-  if (named) return { director: named as Agent | string, workers: agents.filter((a) => a !== named) };
-  return { director: director as Agent | string, workers: [...agents] };
+  return { director: head as Agent, workers };
 }

@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import type { PlannerWorkerSwarm } from './planner-worker-swarm.js';
 import { plannerWorkerSwarmDescriptor } from './planner-worker-swarm-descriptor.js';
 import { forced, modelOf, toolAgents, worstWorker } from './worst-case.fixture.js';
 
 describe('plannerWorkerSwarmDescriptor', () => {
-  it('builds a swarm planned by the first agent, with the others as the worker pool', async () => {
+  it("by default (as swarms) makes every agent a worker, planned and judged by a separate planner on the first agent's model", async () => {
+    const model = modelOf((request) => {
+      const purpose = request.metadata?.purpose;
+      if (purpose === 'planner') return forced(request, { tasks: [{ id: 't1', task: 'x', priority: 5 }] });
+      if (purpose === 'judge')
+        return forced(request, { isComplete: true, quality: 8, gaps: [], followUp: [] });
+      return `${request.metadata?.agent} answer`;
+    });
+    const [a, b] = toolAgents(['a', 'b'], model, 1);
+    const swarm = plannerWorkerSwarmDescriptor.create([a!, b!], {}) as PlannerWorkerSwarm;
+    await swarm.run('goal');
+    expect(swarm.workers).toEqual([a, b]);
+    const planning = model.calls.filter((c) => c.metadata?.purpose === 'planner');
+    expect(planning.map((c) => c.metadata?.agent)).toEqual(['planner']);
+  });
+
+  it('lets roles.planner name an agent, who then plans and judges and does not work', async () => {
     const model = modelOf((request) => {
       const purpose = request.metadata?.purpose;
       if (purpose === 'planner') return forced(request, { tasks: [{ id: 't1', task: 'x', priority: 5 }] });
@@ -12,9 +29,10 @@ describe('plannerWorkerSwarmDescriptor', () => {
       return `${request.metadata?.agent} answer`;
     });
     const [lead, w] = toolAgents(['lead', 'w'], model, 1);
-    const swarm = plannerWorkerSwarmDescriptor.create([lead!, w!], {});
+    const swarm = plannerWorkerSwarmDescriptor.create([lead!, w!], { roles: { planner: 'lead' } });
     const result = await swarm.run('goal');
     expect(swarm.type).toBe('PlannerWorkerSwarm');
+    expect((swarm as PlannerWorkerSwarm).workers).toEqual([w]);
     expect(model.calls.map((c) => c.metadata?.agent)).toEqual(['lead', 'w', 'lead', 'lead']);
     expect(result.output).toBe('lead answer');
   });

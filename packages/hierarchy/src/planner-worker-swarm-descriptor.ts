@@ -1,18 +1,32 @@
-import { type Agent, ConfigError, type TopologyDescriptor, type WorstCase } from '@swarm/core';
+import {
+  type Agent,
+  ConfigError,
+  roleRefSchema,
+  splitHead,
+  type TopologyDescriptor,
+  type WorstCase,
+} from '@swarm/core';
 import { z } from 'zod';
+import { roleOf } from './descriptor-roles.js';
 import { PlannerWorkerSwarm } from './planner-worker-swarm.js';
 
 /** The JSON config a spec file may give a PlannerWorkerSwarm (every option but the members). */
 export const plannerWorkerSwarmConfigSchema = z
   .object({
     name: z.string().optional(),
-    planner: z
-      .string()
+    roles: z
+      .strictObject({ planner: roleRefSchema.optional(), judge: roleRefSchema.optional() })
       .optional()
       .describe(
-        'The name of the agent who plans (default the first), or a model string for a separate planner.',
+        'planner, judge: the name of an agent (who then does not work) or a model. Default: a separate planner on headModel, every agent a worker; the judge is the planner.',
       ),
-    judge: z.string().optional().describe('An agent name or a model string (default the planner).'),
+    headModel: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The separate planner's model (default the first agent's)."),
+    planner: z.string().optional().describe('Same as roles.planner (kept for older specs).'),
+    judge: z.string().optional().describe('Same as roles.judge (kept for older specs).'),
     maxLoops: z.number().int().min(1).optional(),
     maxRetries: z.number().int().min(0).optional(),
     taskTimeoutMs: z.number().positive().optional(),
@@ -30,11 +44,11 @@ export const plannerWorkerSwarmDescriptor: TopologyDescriptor<PlannerWorkerSwarm
   type: 'PlannerWorkerSwarm',
   description:
     'A planner breaks a goal into prioritized tasks with dependencies; a pool of interchangeable workers takes the most urgent ready task, failed tasks are retried with a time limit, and a judge decides after each cycle whether more work is needed. For goals that split into many similar work items, such as researching a list of topics.',
-  minAgents: 2,
+  minAgents: 1,
   configSchema: plannerWorkerSwarmConfigSchema,
   create(agents, config = {}) {
     const { planner, judge, workers } = roles(agents, config);
-    const { planner: _p, judge: _j, ...rest } = config;
+    const { planner: _p, judge: _j, roles: _r, headModel: _h, ...rest } = config;
     return new PlannerWorkerSwarm({ ...rest, planner, workers, ...(judge !== undefined && { judge }) });
   },
   worstCase(agents, config = {}): WorstCase {
@@ -46,16 +60,17 @@ export const plannerWorkerSwarmDescriptor: TopologyDescriptor<PlannerWorkerSwarm
   },
 };
 
-// The planner and judge are agents named in the config (who then do not work) or model strings; by default the first agent plans.
+// As swarms: every agent works and a separate planner runs on headModel (default the first agent's
+// model), unless roles name an agent (who then only plans or judges) or give a model.
 function roles(agents: readonly Agent[], config: PlannerWorkerSwarmConfig) {
-  const byName = (name: string | undefined) => agents.find((a) => a.name === name);
-  const planner: Agent | string | undefined =
-    config.planner === undefined ? agents[0] : (byName(config.planner) ?? config.planner);
-  const judge: Agent | string | undefined =
-    config.judge === undefined ? undefined : (byName(config.judge) ?? config.judge);
-  const workers = agents.filter((a) => a !== planner && a !== judge);
-  if (planner === undefined || workers.length === 0) {
+  const owner = 'PlannerWorkerSwarm descriptor';
+  const plannerRole = roleOf('PlannerWorkerSwarm', 'planner', config.roles?.planner, config.planner);
+  const judgeRole = roleOf('PlannerWorkerSwarm', 'judge', config.roles?.judge, config.judge);
+  const planned = splitHead(owner, 'planner', agents, plannerRole, config.headModel);
+  const judged = judgeRole === undefined ? undefined : splitHead(owner, 'judge', planned.workers, judgeRole);
+  const workers = judged?.workers ?? planned.workers;
+  if (workers.length === 0) {
     throw new ConfigError('PlannerWorkerSwarm descriptor: give a planner and at least one worker agent.');
   }
-  return { planner, judge, workers };
+  return { planner: planned.head as Agent, judge: judged?.head as Agent | undefined, workers };
 }

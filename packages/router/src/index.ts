@@ -11,6 +11,7 @@ export {
   type RouteOutcome,
 } from './multi-agent-router.js';
 export { autoSwarmBuilderDescriptor, multiAgentRouterDescriptor } from './router-descriptors.js';
+export { type RouterOutputType, routerOutputTypes } from './router-knobs.js';
 export { formatPath, type SpecIssue, SwarmSpecError } from './spec-error.js';
 export {
   type RouterBatchOptions,

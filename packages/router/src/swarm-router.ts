@@ -2,11 +2,14 @@ import {
   type Agent,
   BaseTopology,
   ConfigError,
+  Conversation,
   integerOption,
   isTopology,
   type Model,
   type ModelLike,
   mapSettled,
+  nodeBuiltin,
+  type RunContext,
   type RunOptions,
   resolveModel,
   runTopology,
@@ -19,7 +22,9 @@ import {
 } from '@swarm/core';
 import { chooseTopology } from './choose-topology.js';
 import { agentCountProblem, registry, unknownType } from './registry.js';
+import { loopKey, outputTypeOf, type RouterOutputType } from './router-knobs.js';
 import { issuesOf, SwarmSpecError } from './spec-error.js';
+import { withRules } from './with-rules.js';
 
 /** Options of a SwarmRouter: the agents, the type to run (or `'auto'`), and the types it knows. */
 export interface SwarmRouterOptions {
@@ -35,6 +40,17 @@ export interface SwarmRouterOptions {
   configs?: Readonly<Record<string, unknown>>;
   /** The model that chooses with `'auto'` (default: the first agent's model). */
   model?: ModelLike;
+  /**
+   * Loops of every type that loops: its `maxLoops`, RoundRobin's `rounds`, MixtureOfAgents'
+   * `layers`, MajorityVoting's in consensus mode. A type's own config wins.
+   */
+  maxLoops?: number;
+  /** `'final'` (default) the answer; `'all'` the conversation as text; `'list'` / `'dict'` as JSON, and in `formatted`. */
+  outputType?: RouterOutputType;
+  /** One collaboration prompt every agent follows, added to copies of the agents' instructions. */
+  rules?: string;
+  /** Saves each run's conversation (the task, then every agent's answer) as `<dir>/<runId>.json` (Node.js). */
+  autosave?: { dir: string };
 }
 
 /** A routed run's result: the topology's own result, plus which type ran and, with `'auto'`, why. */
@@ -43,6 +59,10 @@ export type SwarmRouterResult = TopologyResult & {
   reason?: string;
   /** The result of the topology that ran, whole. */
   result: TopologyResult;
+  /** With `outputType` `'list'` (`"name: answer"` lines) or `'dict'` (`{ role, content }` entries): the conversation as data. */
+  formatted?: string[] | { role: string; content: string }[];
+  /** With `autosave`: the file the conversation was saved to. */
+  savedTo?: string;
 };
 
 /** Options of `batchedRun`: how many tasks at once, and the options of every run. */
@@ -67,6 +87,9 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
   readonly #model: Model | undefined;
   // The types 'auto' may choose from (built at construction).
   readonly #candidates: TopologyDescriptor[] = [];
+  readonly maxLoops: number | undefined;
+  readonly outputType: RouterOutputType;
+  readonly autosave: { dir: string } | undefined;
 
   constructor(options: SwarmRouterOptions) {
     super();
@@ -79,7 +102,26 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
         );
       }
     });
-    this.agents = Object.freeze(members as Agent[]);
+    if (options.rules !== undefined && (typeof options.rules !== 'string' || options.rules.trim() === '')) {
+      throw new ConfigError('SwarmRouter: rules must be a non-empty string.');
+    }
+    const agents =
+      options.rules === undefined ? (members as Agent[]) : withRules(members as Agent[], options.rules);
+    this.agents = Object.freeze(agents);
+    this.maxLoops =
+      options.maxLoops === undefined
+        ? undefined
+        : integerOption('SwarmRouter', 'maxLoops', options.maxLoops, 1, 1);
+    this.outputType = outputTypeOf(options.outputType);
+    if (
+      options.autosave !== undefined &&
+      (typeof options.autosave?.dir !== 'string' || options.autosave.dir.trim() === '')
+    ) {
+      throw new ConfigError(
+        'SwarmRouter: autosave must be { dir: string } (the directory to save conversations in).',
+      );
+    }
+    this.autosave = options.autosave;
     this.name = options.name ?? 'swarm-router';
     this.swarmType = options.swarmType;
     this.#givenConfigs = options.configs ?? {};
@@ -142,9 +184,14 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
           auto: this.swarmType === 'auto',
           ...(reason && { reason }),
         });
-        const result = await this.#topology(swarmType).run(task, { parent: context });
+        const conversation = this.#listens() ? new Conversation() : undefined;
+        conversation?.add('user', task);
+        const result = await this.#topology(swarmType).run(task, {
+          parent: context,
+          ...(conversation && { onEvent: heard(conversation) }),
+        });
         return {
-          output: result.output,
+          ...(await this.#shaped(result, conversation, context)),
           swarmType,
           ...(reason !== undefined && { reason }),
           ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),
@@ -152,6 +199,76 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
         };
       },
     );
+  }
+
+  /**
+   * Runs a task list on a type that takes one (BatchedGridWorkflow: task i to agent i), as swarms'
+   * `run(tasks=...)`. A type that takes one task runs each with `batchedRun` instead.
+   */
+  runTasks(tasks: readonly string[], options: RunOptions = {}): Promise<SwarmRouterResult> {
+    if (!Array.isArray(tasks) || tasks.length === 0 || tasks.some((t) => typeof t !== 'string')) {
+      return Promise.reject(
+        new ConfigError('SwarmRouter.runTasks: tasks must be a non-empty array of strings.'),
+      );
+    }
+    if (!taskListTypes.has(this.swarmType)) {
+      return Promise.reject(
+        new ConfigError(
+          `SwarmRouter.runTasks: ${this.swarmType} takes one task; a task list goes to ${[...taskListTypes].join(', ')}. Run each task with batchedRun(tasks).`,
+        ),
+      );
+    }
+    const swarmType = this.swarmType;
+    return runTopology<SwarmRouterResult>(this, { tasks, swarmType }, options, async (context) => {
+      context.emit({ type: 'router.choice', swarmType, auto: false });
+      const conversation = this.#listens() ? new Conversation() : undefined;
+      for (const task of tasks) conversation?.add('user', task);
+      const topology = this.#topology(swarmType) as Topology & {
+        run(tasks: readonly string[], options: RunOptions): Promise<TopologyResult>;
+      };
+      const result = await topology.run(tasks, {
+        parent: context,
+        ...(conversation && { onEvent: heard(conversation) }),
+      });
+      return {
+        ...(await this.#shaped(result, conversation, context)),
+        swarmType,
+        ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),
+        result,
+      };
+    });
+  }
+
+  // The conversation is kept only when an output type or autosave needs it.
+  #listens(): boolean {
+    return this.outputType !== 'final' || this.autosave !== undefined;
+  }
+
+  // The output in the router's output type, and the conversation saved when autosave asks.
+  async #shaped(
+    result: TopologyResult,
+    conversation: Conversation | undefined,
+    context: RunContext,
+  ): Promise<Pick<SwarmRouterResult, 'output' | 'formatted' | 'savedTo'>> {
+    let savedTo: string | undefined;
+    if (conversation && this.autosave) {
+      const fs = nodeBuiltin<typeof import('node:fs/promises')>(
+        'node:fs/promises',
+        'SwarmRouter autosave',
+        'leave autosave out and save result.formatted yourself.',
+      );
+      await fs.mkdir(this.autosave.dir, { recursive: true });
+      savedTo = `${this.autosave.dir.replace(/[\\/]+$/, '')}/${context.runId}.json`;
+      await conversation.save(savedTo);
+    }
+    const saved = savedTo === undefined ? {} : { savedTo };
+    if (!conversation || this.outputType === 'final') return { output: result.output, ...saved };
+    if (this.outputType === 'all') return { output: conversation.format('all'), ...saved };
+    const formatted =
+      this.outputType === 'list'
+        ? conversation.format('list')
+        : conversation.entries.map((e) => ({ role: e.name ?? e.role, content: e.content }));
+    return { output: JSON.stringify(formatted), formatted, ...saved };
   }
 
   /** Runs many tasks, at most `maxWorkers` at once; settled results in task order. */
@@ -195,6 +312,19 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     }
   }
 
+  // The router's maxLoops under the key this type loops with; the type's own config wins.
+  #withLoops(descriptor: TopologyDescriptor, config: unknown): unknown {
+    if (this.maxLoops === undefined || typeof config !== 'object' || config === null) return config;
+    const key = loopKey(descriptor, config as Record<string, unknown>);
+    if (key === undefined) {
+      if (this.swarmType !== 'auto' && this.maxLoops > 1) {
+        throw new ConfigError(`SwarmRouter: maxLoops: ${descriptor.type} does not loop.`);
+      }
+      return config;
+    }
+    return { [key]: this.maxLoops, ...config };
+  }
+
   // Builds a type once, from a copy of the agents and its validated config.
   #topology(type: string): Topology {
     const cached = this.#cache.get(type);
@@ -203,7 +333,7 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     if (!descriptor) throw unknownType('SwarmRouter', type, this.#byType);
     const count = agentCountProblem(descriptor, this.agents.length);
     if (count) throw new ConfigError(`SwarmRouter: ${count}.`);
-    let config: unknown = this.#configs[type] ?? {};
+    let config: unknown = this.#withLoops(descriptor, this.#configs[type] ?? {});
     if (descriptor.configSchema) {
       const parsed = descriptor.configSchema.safeParse(config);
       if (!parsed.success) {
@@ -224,4 +354,16 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     this.#cache.set(type, topology);
     return topology;
   }
+}
+
+// The types whose run takes a task list (task i to agent i).
+const taskListTypes = new Set(['BatchedGridWorkflow']);
+
+// Keeps every agent's answer, in the order they ended, as that agent's entry.
+function heard(conversation: Conversation) {
+  return (event: { type: string; agent?: string; output?: unknown }) => {
+    if (event.type === 'agent.end' && typeof event.output === 'string') {
+      conversation.add('assistant', event.output, event.agent);
+    }
+  };
 }

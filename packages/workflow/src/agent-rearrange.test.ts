@@ -9,16 +9,16 @@ import { callsOf, team } from './test-support.js';
 const names = ['researcher', 'writer', 'critic', 'editor'];
 
 describe('AgentRearrange', () => {
-  it("gives each step the task and the previous step's outputs as those members' turns", async () => {
+  it("by default (swarms' 'full' context) gives each step the task and every earlier output as those members' turns", async () => {
     const { model, agents } = team(names, {
       researcher: 'facts',
       writer: 'draft',
       critic: 'objections',
       editor: 'final',
     });
-    const result = await new AgentRearrange({ agents, flow: 'researcher -> writer, critic -> editor' }).run(
-      'Write about bees.',
-    );
+    const rearrange = new AgentRearrange({ agents, flow: 'researcher -> writer, critic -> editor' });
+    expect(rearrange.context).toBe('full');
+    const result = await rearrange.run('Write about bees.');
 
     expect(result.output).toBe('final');
     expect(callsOf(model, 'critic')[0]!.messages).toEqual([
@@ -27,6 +27,7 @@ describe('AgentRearrange', () => {
     ]);
     expect(callsOf(model, 'editor')[0]!.messages).toEqual([
       { role: 'user', content: 'Write about bees.' },
+      { role: 'user', name: 'researcher', content: 'facts' },
       { role: 'user', name: 'writer', content: 'draft' },
       { role: 'user', name: 'critic', content: 'objections' },
     ]);
@@ -35,6 +36,84 @@ describe('AgentRearrange', () => {
       ['writer', 'done', 15],
       ['critic', 'done', 23],
       ['editor', 'done', 33],
+    ]);
+  });
+
+  it("with context 'previous' gives each step the task and only the previous step's outputs", async () => {
+    const { model, agents } = team(names, {
+      researcher: 'facts',
+      writer: 'draft',
+      critic: 'objections',
+      editor: 'final',
+    });
+    await new AgentRearrange({
+      agents,
+      flow: 'researcher -> writer, critic -> editor',
+      context: 'previous',
+    }).run('Write about bees.');
+
+    expect(callsOf(model, 'editor')[0]!.messages).toEqual([
+      { role: 'user', content: 'Write about bees.' },
+      { role: 'user', name: 'writer', content: 'draft' },
+      { role: 'user', name: 'critic', content: 'objections' },
+    ]);
+  });
+
+  it("in 'full' context a step after a branch reads the branch's inner steps too, in flow order", async () => {
+    const { model, agents } = team(names, { researcher: 'facts', writer: 'draft', critic: 'objections' });
+    await new AgentRearrange({ agents, flow: '(researcher -> writer), critic -> editor' }).run('go');
+
+    expect(callsOf(model, 'editor')[0]!.messages.map((m) => m.name ?? m.content)).toEqual([
+      'go',
+      'researcher',
+      'writer',
+      'critic',
+    ]);
+  });
+
+  it('runs the whole flow maxLoops times, each pass reading the passes before it', async () => {
+    let drafts = 0;
+    const { model, agents } = team(names, { writer: () => `draft ${++drafts}`, editor: 'notes' });
+    const result = await new AgentRearrange({ agents, flow: 'writer -> editor', maxLoops: 2 }).run('go');
+
+    expect(result.output).toBe('notes');
+    expect(callsOf(model, 'writer')[1]!.messages).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'draft 1' },
+      { role: 'user', name: 'editor', content: 'notes' },
+    ]);
+    expect(result.runs.map((r) => [r.agent, r.loop])).toEqual([
+      ['writer', 1],
+      ['editor', 1],
+      ['writer', 2],
+      ['editor', 2],
+    ]);
+    expect(() => new AgentRearrange({ agents, flow: 'writer', maxLoops: 0 })).toThrow(/maxLoops/);
+    expect(() => new AgentRearrange({ agents, flow: 'writer', context: 'all' as unknown as 'full' })).toThrow(
+      /context must be 'full' or 'previous'/,
+    );
+  });
+
+  it('with teamAwareness tells each member its step and who works before and after it', async () => {
+    const { model, agents } = team(names);
+    await new AgentRearrange({
+      agents,
+      flow: 'researcher -> writer, critic -> editor',
+      teamAwareness: true,
+    }).run('go');
+
+    expect(callsOf(model, 'critic')[0]!.messages[1]).toEqual({
+      role: 'user',
+      content:
+        'You are "critic", step 2 of 3 in the flow "researcher -> writer, critic -> editor". Before you: researcher. After you: editor.',
+    });
+    expect(callsOf(model, 'researcher')[0]!.messages).toEqual([
+      { role: 'user', content: 'go' },
+      {
+        role: 'user',
+        content:
+          'You are "researcher", step 1 of 3 in the flow "researcher -> writer, critic -> editor". Before you: nobody, you start. After you: writer, critic.',
+      },
     ]);
   });
 

@@ -1,9 +1,11 @@
 import {
   BaseTopology,
   type BudgetReason,
+  booleanOption,
   budgetStop,
   ConfigError,
   concurrencyOption,
+  integerOption,
   interruptionFields,
   isAbort,
   isPause,
@@ -21,7 +23,14 @@ import {
   validateMembers,
 } from '@swarm/core';
 import { explainFlow } from './explain-flow.js';
-import { type FlowItem, type FlowStep, hasHumanStep, humanStep, parseFlow } from './flow-parser.js';
+import {
+  type FlowItem,
+  type FlowStep,
+  flowMembers,
+  hasHumanStep,
+  humanStep,
+  parseFlow,
+} from './flow-parser.js';
 import {
   failedRecord,
   handOn,
@@ -32,12 +41,13 @@ import {
   runStep,
 } from './member-run.js';
 import { checkTask, nameOption } from './options.js';
+import { type ContextMode, contextOption, teamNote, withTeamNote } from './shared-context.js';
 
 /** What the human step is told besides its input text. */
 export interface HumanStepInfo {
   /** The run's task. */
   task: string;
-  /** The outputs handed to this step (empty when the flow starts with H). */
+  /** The outputs handed to this step (every earlier one with `context: 'full'`; empty when the flow starts with H). */
   previous: MemberOutput[];
   /** Fires when the run is aborted. */
   signal?: AbortSignal;
@@ -65,10 +75,19 @@ export interface AgentRearrangeOptions {
    * (default: all that are ready).
    */
   maxWorkers?: number;
+  /** What each step reads: `'full'` (default, as swarms) the task and every earlier output; `'previous'` the step before only. */
+  context?: ContextMode;
+  /** How many times the whole flow runs, each pass reading the passes before it (default 1). */
+  maxLoops?: number;
+  /** Tell each member its place in the flow: who works before and after it (default false, as swarms). */
+  teamAwareness?: boolean;
 }
 
-/** One place in the flow and what became of it; `column` says which occurrence of a repeated member. */
-export type FlowRecord = MemberRecord & { column: number };
+/**
+ * One place in the flow and what became of it; `column` says which occurrence of a repeated member,
+ * `loop` (with `maxLoops` above 1) which pass of the flow.
+ */
+export type FlowRecord = MemberRecord & { column: number; loop?: number };
 
 /** What a flow run returns: the last step's output(s), and every member run in the flow's order. */
 export interface AgentRearrangeResult extends TopologyResult {
@@ -82,7 +101,8 @@ export const humanName = 'human';
 /**
  * Members arranged by a flow: `->` separates steps that run one after another, `,` separates
  * members of one step that run in parallel on the same input, `( )` groups a branch, and `H` asks a
- * human. Each step gets the task and the previous step's outputs as those members' turns.
+ * human. Each step gets the task and the earlier steps' outputs as those members' turns (all of
+ * them, or with `context: 'previous'` the step before only).
  */
 export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
   readonly type = 'AgentRearrange';
@@ -93,6 +113,9 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
   readonly #members: ReadonlyMap<string, Member>;
   readonly #human: HumanStep | undefined;
   readonly #maxWorkers: number;
+  readonly context: ContextMode;
+  readonly maxLoops: number;
+  readonly teamAwareness: boolean;
 
   constructor(options: AgentRearrangeOptions) {
     super();
@@ -118,6 +141,9 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
     }
     this.#human = options.human;
     this.#maxWorkers = concurrencyOption('AgentRearrange', 'maxWorkers', options.maxWorkers);
+    this.context = contextOption('AgentRearrange', options.context);
+    this.maxLoops = integerOption('AgentRearrange', 'maxLoops', options.maxLoops, 1, 1);
+    this.teamAwareness = booleanOption('AgentRearrange', 'teamAwareness', options.teamAwareness, false);
   }
 
   /** The plan as numbered text: who runs when, on what, in parallel with whom. No model is called. */
@@ -129,29 +155,64 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
   async run(task: string, options: RunOptions = {}): Promise<AgentRearrangeResult> {
     checkTask('AgentRearrange', task);
     return runTopology(this, { task, flow: this.flow }, options, async (context) => {
-      const run = new FlowRun(this.#members, this.#human, this.#maxWorkers, task, context);
+      const run = new FlowRun(this, this.#members, this.#human, this.#maxWorkers, task, context);
+      const count = this.#steps.length;
       // The budget stops the flow; the last step that completed gives the answer.
-      const { done, interruption } = await runInTurn<MemberOutput[]>(
-        this.#steps.length,
-        async (i, before) => {
-          const outputs = await run.step(this.#steps[i]!, before.at(-1) ?? [], [i + 1]);
-          return { value: outputs, interruption: run.interruption };
-        },
-      );
-      const answered = done.at(-1)!;
+      const { done, interruption } = await runInTurn<Handed>(count * this.maxLoops, async (i, before) => {
+        const handed = { last: before.at(-1)?.last ?? [], all: before.flatMap((b) => b.all) };
+        run.loop = Math.floor(i / count) + 1;
+        const outputs = await run.step(this.#steps[i % count]!, handed, [i + 1]);
+        return { value: outputs, interruption: run.interruption };
+      });
+      const answered = done.at(-1)!.last;
       return { output: joinOutputs(answered), runs: run.records(), ...interruptionFields(interruption) };
+    });
+  }
+
+  /** The note `teamAwareness` gives the member at `label` (its top-level step), or undefined. */
+  noteFor(name: string, label: readonly number[]): string | undefined {
+    if (!this.teamAwareness) return undefined;
+    const count = this.#steps.length;
+    const step = (label[0]! - 1) % count;
+    return teamNote({
+      name,
+      team: `flow "${this.flow}"`,
+      step: step + 1,
+      steps: count,
+      before: step > 0 ? stepNames(this.#steps[step - 1]!) : [],
+      after: step < count - 1 ? stepNames(this.#steps[step + 1]!) : [],
     });
   }
 }
 
+/** The members a step names (a human step as `human`), in the order written. */
+function stepNames(step: FlowStep): string[] {
+  return step.flatMap((item) =>
+    item.kind === 'human' ? [humanName] : item.kind === 'member' ? [item.name] : flowMembers(item.steps),
+  );
+}
+
+/**
+ * What a step hands on: its last outputs (what the next step reads with `context: 'previous'`, and
+ * the answer of the last step), and every output it produced, in flow order (a branch's inner steps
+ * too), which later steps read with `context: 'full'`.
+ */
+interface Handed {
+  last: MemberOutput[];
+  all: MemberOutput[];
+}
+
 /** The state of one run of a flow: its records and budget stop. Never shared between runs. */
 class FlowRun {
-  readonly #records = new Map<number, FlowRecord>();
+  readonly #records = new Map<string, FlowRecord>();
   // One cap for the whole run: a step's items and the items of the branches inside it share it.
   readonly #workers: Limiter;
   interruption: BudgetReason | undefined;
+  /** The pass of the flow being run (1-based). */
+  loop = 1;
 
   constructor(
+    readonly flow: AgentRearrange,
     readonly members: ReadonlyMap<string, Member>,
     readonly human: HumanStep | undefined,
     maxWorkers: number,
@@ -161,10 +222,10 @@ class FlowRun {
     this.#workers = new Limiter({ concurrency: maxWorkers });
   }
 
-  /** Runs one step's items in parallel on `previous`; its outputs, in the order the items are written. */
-  async step(step: FlowStep, previous: MemberOutput[], label: number[]): Promise<MemberOutput[]> {
+  /** Runs one step's items in parallel on what was handed to it; its outputs, in the order the items are written. */
+  async step(step: FlowStep, handed: Handed, label: number[]): Promise<Handed> {
     this.context.emit({ type: 'rearrange.step', step: label.join('.'), items: step.length });
-    const settled = await mapSettled(step, (item, k) => this.#item(item, previous, [...label, k + 1]), {
+    const settled = await mapSettled(step, (item, k) => this.#item(item, handed, [...label, k + 1]), {
       signal: this.context.signal,
     });
     throwIfAborted(this.context.signal);
@@ -173,38 +234,48 @@ class FlowRun {
     settledStop(settled);
     const rejected = settled.find((s) => s.status === 'rejected');
     if (rejected) throw rejected.reason;
-    return settled.flatMap((s) => (s.status === 'fulfilled' ? s.value : []));
+    const values = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    return { last: values.flatMap((v) => v.last), all: values.flatMap((v) => v.all) };
   }
 
-  async #item(item: FlowItem, previous: MemberOutput[], label: number[]): Promise<MemberOutput[]> {
+  async #item(item: FlowItem, handed: Handed, label: number[]): Promise<Handed> {
     if (item.kind === 'group') {
-      let outputs = previous;
-      for (const [i, step] of item.steps.entries())
-        outputs = await this.step(step, outputs, [...label, i + 1]);
-      return outputs;
+      let inner = handed;
+      const all: MemberOutput[] = [];
+      for (const [i, step] of item.steps.entries()) {
+        const outputs = await this.step(step, inner, [...label, i + 1]);
+        all.push(...outputs.all);
+        inner = { last: outputs.last, all: [...inner.all, ...outputs.all] };
+      }
+      return { last: inner.last, all };
     }
     const agent = item.kind === 'member' ? item.name : humanName;
+    const previous = this.flow.context === 'full' ? handed.all : handed.last;
+    const key = `${this.loop}:${item.column}`;
+    const place = { column: item.column, ...(this.flow.maxLoops > 1 && { loop: this.loop }) };
     try {
       const output = await this.#workers.run(
-        () => (item.kind === 'member' ? this.#member(item.name, previous) : this.#askHuman(previous)),
+        () => (item.kind === 'member' ? this.#member(item.name, previous, label) : this.#askHuman(previous)),
         { signal: this.context.signal },
       );
-      this.#records.set(item.column, { agent, status: 'done', output, column: item.column });
+      this.#records.set(key, { agent, status: 'done', output, ...place });
+      const own = { agent, output };
       // A human reviews rather than replaces: what they were handed goes on with their answer.
-      return item.kind === 'human' ? [...previous, { agent, output }] : [{ agent, output }];
+      return { last: item.kind === 'human' ? [...handed.last, own] : [own], all: [own] };
     } catch (error) {
       // An abort or a pause stops the flow without a record: the item did not fail.
       if (!isAbort(error) && !isPause(error)) {
         const reason = budgetStop(error);
         const record = reason ? { agent, status: 'skipped' as const, reason } : failedRecord(agent, error);
-        this.#records.set(item.column, { ...record, column: item.column });
+        this.#records.set(key, { ...record, ...place });
       }
       throw error;
     }
   }
 
-  async #member(name: string, previous: MemberOutput[]): Promise<string> {
-    const step = await runStep(this.members.get(name)!, handOn(this.task, previous, name), this.context);
+  async #member(name: string, previous: MemberOutput[], label: readonly number[]): Promise<string> {
+    const input = withTeamNote(handOn(this.task, previous, name), this.flow.noteFor(name, label));
+    const step = await runStep(this.members.get(name)!, input, this.context);
     this.interruption ??= step.interruption;
     return step.output;
   }
@@ -223,6 +294,6 @@ class FlowRun {
 
   /** Every record, in the order the flow names the members. */
   records(): FlowRecord[] {
-    return [...this.#records.values()].sort((a, b) => a.column - b.column);
+    return [...this.#records.values()].sort((a, b) => (a.loop ?? 1) - (b.loop ?? 1) || a.column - b.column);
   }
 }

@@ -29,6 +29,14 @@ describe('workflow descriptors: worstCase is the real maximum', () => {
       9,
     ],
     ['AgentRearrange', agentRearrangeDescriptor as never, { flow: 'a -> b, c -> a' }, ['a', 'b', 'c'], 12],
+    ['SequentialWorkflow', sequentialWorkflowDescriptor as never, { maxLoops: 2 }, ['a', 'b'], 12],
+    [
+      'AgentRearrange',
+      agentRearrangeDescriptor as never,
+      { flow: 'a -> b', maxLoops: 3, context: 'previous' },
+      ['a', 'b'],
+      18,
+    ],
     ['RoundRobin', roundRobinDescriptor as never, { rounds: 2 }, ['a', 'b'], 12],
     ['BatchedGridWorkflow', batchedGridWorkflowDescriptor as never, {}, ['a', 'b'], 6],
     [
@@ -73,7 +81,22 @@ describe('workflow descriptors: config', () => {
     expect(concurrentWorkflowDescriptor.configSchema!.safeParse({ onError: 'ignore' }).success).toBe(false);
     expect(roundRobinDescriptor.configSchema!.safeParse({ rounds: 0 }).success).toBe(false);
     expect(sequentialWorkflowDescriptor.configSchema!.safeParse({ loops: 2 }).success).toBe(false);
+    expect(
+      sequentialWorkflowDescriptor.configSchema!.safeParse({
+        context: 'previous',
+        maxLoops: 2,
+        teamAwareness: true,
+      }).success,
+    ).toBe(true);
+    expect(sequentialWorkflowDescriptor.configSchema!.safeParse({ context: 'all' }).success).toBe(false);
     expect(batchedGridWorkflowDescriptor.configSchema!.safeParse({ maxWorkers: 4 }).success).toBe(true);
+  });
+
+  it('builds pipelines with the context, loops and team awareness the config gives', () => {
+    const { agents } = team(['a', 'b']);
+    const pipeline = { context: 'previous', maxLoops: 2, teamAwareness: true } as const;
+    expect(sequentialWorkflowDescriptor.create(agents, pipeline)).toMatchObject(pipeline);
+    expect(agentRearrangeDescriptor.create(agents, { flow: 'a -> b', ...pipeline })).toMatchObject(pipeline);
   });
 
   it('builds a concurrent workflow whose named aggregator answers from the other agents', async () => {

@@ -9,22 +9,32 @@ import { RoundRobin } from './round-robin.js';
 import { SequentialWorkflow } from './sequential-workflow.js';
 
 const maxWorkers = z.number().int().min(1).optional();
+// The shared-context options of the pipelines (SequentialWorkflow, AgentRearrange), as swarms has them.
+const pipeline = {
+  context: z.enum(['full', 'previous']).optional(),
+  maxLoops: z.number().int().min(1).optional(),
+  teamAwareness: z.boolean().optional(),
+};
 
 // An agent's worst case is its whole tool loop: `maxTurns` calls.
 const callsOf = (agents: readonly Agent[]) => agents.reduce((sum, agent) => sum + agent.maxTurns, 0);
 
-/** Config of `sequentialWorkflowDescriptor`: none; the agents run in the order given. */
-export type SequentialWorkflowConfig = Record<string, never>;
+/** Config of `sequentialWorkflowDescriptor`: the agents run in the order given; what they read, and how many passes. */
+export interface SequentialWorkflowConfig {
+  context?: 'full' | 'previous';
+  maxLoops?: number;
+  teamAwareness?: boolean;
+}
 
 /** Lets a router build a SequentialWorkflow from agents, in the order given. */
 export const sequentialWorkflowDescriptor: TopologyDescriptor<SequentialWorkflowConfig> = {
   type: 'SequentialWorkflow',
   description:
-    "A fixed pipeline: each agent works on the task after the one before it, given the task and the previous agent's output; the last agent's output is the answer. For work that goes through known stages in a known order, such as research, then draft, then edit.",
+    "A fixed pipeline: each agent works on the task after the one before it, given the task and every earlier agent's output; the last agent's output is the answer. For work that goes through known stages in a known order, such as research, then draft, then edit.",
   minAgents: 1,
-  configSchema: z.strictObject({}),
-  worstCase: (agents) => ({ maxCalls: callsOf(agents) }),
-  create: (agents) => new SequentialWorkflow({ agents }),
+  configSchema: z.strictObject(pipeline),
+  worstCase: (agents, config = {}) => ({ maxCalls: callsOf(agents) * (config.maxLoops ?? 1) }),
+  create: (agents, config = {}) => new SequentialWorkflow({ ...config, agents }),
 };
 
 /** Config of `concurrentWorkflowDescriptor`; `aggregator` names the agent that answers from the others' outputs. */
@@ -64,19 +74,22 @@ export const concurrentWorkflowDescriptor: TopologyDescriptor<ConcurrentWorkflow
 export interface AgentRearrangeConfig {
   flow: string;
   maxWorkers?: number;
+  context?: 'full' | 'previous';
+  maxLoops?: number;
+  teamAwareness?: boolean;
 }
 
 /** Lets a router build an AgentRearrange from agents and a flow over their names. */
 export const agentRearrangeDescriptor: TopologyDescriptor<AgentRearrangeConfig> = {
   type: 'AgentRearrange',
   description:
-    'Agents arranged by a flow such as "researcher -> writer, critic -> editor": steps run in order, agents within a step run in parallel, and each step gets the task and the previous step\'s outputs. For pipelines that mix sequential stages and parallel work, with agents repeated where needed.',
+    'Agents arranged by a flow such as "researcher -> writer, critic -> editor": steps run in order, agents within a step run in parallel, and each step gets the task and every earlier step\'s outputs. For pipelines that mix sequential stages and parallel work, with agents repeated where needed.',
   minAgents: 1,
-  configSchema: z.strictObject({ flow: z.string(), maxWorkers }),
+  configSchema: z.strictObject({ flow: z.string(), maxWorkers, ...pipeline }),
   worstCase(agents, config) {
     const byName = new Map(agents.map((a) => [a.name, a]));
     const placed = flowMembers(parseFlow(config.flow, new Set(byName.keys())));
-    return { maxCalls: callsOf(placed.map((name) => byName.get(name)!)) };
+    return { maxCalls: callsOf(placed.map((name) => byName.get(name)!)) * (config.maxLoops ?? 1) };
   },
   create: (agents, config) => new AgentRearrange({ ...config, agents }),
 };

@@ -48,3 +48,4 @@ export {
   type SequentialWorkflowOptions,
   type SequentialWorkflowResult,
 } from './sequential-workflow.js';
+export type { ContextMode } from './shared-context.js';

@@ -6,13 +6,15 @@ import { SequentialWorkflow } from './sequential-workflow.js';
 import { callsOf, team } from './test-support.js';
 
 describe('SequentialWorkflow', () => {
-  it("gives each member the task and only the previous member's output, as typed turns", async () => {
+  it("by default (swarms' 'full' context) gives each member the task and every earlier output, as typed turns", async () => {
     const { model, agents } = team(['researcher', 'writer', 'editor'], {
       researcher: 'notes on bees',
       writer: 'a draft about bees',
       editor: 'the final article',
     });
-    const result = await new SequentialWorkflow({ agents }).run('Write about bees.');
+    const workflow = new SequentialWorkflow({ agents });
+    expect(workflow.context).toBe('full');
+    const result = await workflow.run('Write about bees.');
 
     expect(result.output).toBe('the final article');
     expect(result.steps).toEqual([
@@ -29,8 +31,60 @@ describe('SequentialWorkflow', () => {
     ]);
     expect(callsOf(model, 'editor')[0]!.messages).toEqual([
       { role: 'user', content: 'Write about bees.' },
+      { role: 'user', name: 'researcher', content: 'notes on bees' },
       { role: 'user', name: 'writer', content: 'a draft about bees' },
     ]);
+  });
+
+  it("with context 'previous' gives each member the task and only the previous member's output", async () => {
+    const { model, agents } = team(['researcher', 'writer', 'editor'], {
+      researcher: 'notes on bees',
+      writer: 'a draft about bees',
+    });
+    await new SequentialWorkflow({ agents, context: 'previous' }).run('Write about bees.');
+
+    expect(callsOf(model, 'editor')[0]!.messages).toEqual([
+      { role: 'user', content: 'Write about bees.' },
+      { role: 'user', name: 'writer', content: 'a draft about bees' },
+    ]);
+  });
+
+  it('runs the pipeline maxLoops times, each member reading its own earlier answer as its turn', async () => {
+    let drafts = 0;
+    const { model, agents } = team(['writer', 'editor'], {
+      writer: () => `draft ${++drafts}`,
+      editor: 'cut it',
+    });
+    const result = await new SequentialWorkflow({ agents, maxLoops: 2 }).run('Write a haiku.');
+
+    expect(result.steps.map((s) => s.agent)).toEqual(['writer', 'editor', 'writer', 'editor']);
+    expect(result.output).toBe('cut it');
+    expect(callsOf(model, 'writer')[1]!.messages).toEqual([
+      { role: 'user', content: 'Write a haiku.' },
+      { role: 'assistant', content: 'draft 1' },
+      { role: 'user', name: 'editor', content: 'cut it' },
+    ]);
+    expect(() => new SequentialWorkflow({ agents, maxLoops: 0 })).toThrow(/maxLoops/);
+  });
+
+  it('with teamAwareness tells each member its place: who is before and after it', async () => {
+    const { model, agents } = team(['researcher', 'writer', 'editor']);
+    await new SequentialWorkflow({ agents, teamAwareness: true }).run('go');
+
+    expect(callsOf(model, 'researcher')[0]!.messages).toEqual([
+      { role: 'user', content: 'go' },
+      {
+        role: 'user',
+        content:
+          'You are "researcher", step 1 of 3 in the sequential workflow researcher -> writer -> editor. Before you: nobody, you start. After you: writer, editor.',
+      },
+    ]);
+    expect(callsOf(model, 'editor')[0]!.messages[1]).toEqual({
+      role: 'user',
+      content:
+        'You are "editor", step 3 of 3 in the sequential workflow researcher -> writer -> editor. Before you: researcher, writer. After you: nobody, your answer is the final one.',
+    });
+    expect(callsOf(model, 'editor')[0]!.messages).toHaveLength(4);
   });
 
   it('answers from the last member that answered when the budget stops the pipeline', async () => {

@@ -13,6 +13,7 @@ export const coordinatedTreeOfThoughtsConfigSchema = z
     beamWidth: z.number().int().min(1),
     scoreThreshold: z.number().min(0).max(10),
     topN: z.number().int().min(1),
+    maxSynthesisNodes: z.number().int().min(1),
     initialThoughts: z.number().int().min(1),
     requestsPerMinute: z.number().int().min(1),
     maxWorkers: z.number().int().min(1),

@@ -64,6 +64,8 @@ export interface CoordinatedTreeOfThoughtsOptions {
   scoreThreshold?: number;
   /** How many of the best nodes are synthesized when none reaches the threshold (default 3). */
   topN?: number;
+  /** Most nodes sent to the Synthesizer, the best first (default 12), so its prompt stays bounded. */
+  maxSynthesisNodes?: number;
   /** Distinct strategies the Planner proposes for the problem (default 3). */
   initialThoughts?: number;
   /** Model calls started per minute across every role, through a core `Limiter` (default: no limit). */
@@ -102,6 +104,7 @@ export interface ResolvedCoordinatedOptions {
   beamWidth: number | undefined;
   scoreThreshold: number;
   topN: number;
+  maxSynthesisNodes: number;
   initialThoughts: number;
   requestsPerMinute: number | undefined;
   maxWorkers: number;
@@ -151,6 +154,7 @@ export function resolveCoordinatedOptions(
     beamWidth: optionalIntegerOption(owner, 'beamWidth', options.beamWidth),
     scoreThreshold: numberOption(owner, 'scoreThreshold', options.scoreThreshold, 7, 0, 10),
     topN: integerOption(owner, 'topN', options.topN, 3, 1),
+    maxSynthesisNodes: integerOption(owner, 'maxSynthesisNodes', options.maxSynthesisNodes, 12, 1),
     initialThoughts: integerOption(owner, 'initialThoughts', options.initialThoughts, 3, 1),
     requestsPerMinute: optionalIntegerOption(owner, 'requestsPerMinute', options.requestsPerMinute),
     maxWorkers: concurrencyOption(owner, 'maxWorkers', options.maxWorkers ?? 8),

@@ -385,6 +385,37 @@ describe('CoordinatedTreeOfThoughts: synthesis', () => {
     ]);
   });
 
+  it('sends at most maxSynthesisNodes of the nodes above the threshold to the synthesizer, best first', async () => {
+    const team = scriptedTeam(
+      { '': ['A', 'B', 'C', 'D'] },
+      {
+        fallback: { score: 1, terminate: true },
+        analyzer: { A: { score: 7 }, B: { score: 9 }, C: { score: 8 }, D: { score: 10 } },
+        critic: { A: { score: 7 }, B: { score: 9 }, C: { score: 8 }, D: { score: 10 } },
+      },
+    );
+    const capped = new CoordinatedTreeOfThoughts({
+      models: team.models,
+      maxDepth: 1,
+      initialThoughts: 4,
+      maxSynthesisNodes: 2,
+    });
+
+    const result = await capped.run(task);
+
+    expect(result.synthesisBasis).toBe('threshold');
+    expect(result.synthesized.map((n) => [n.id, n.score])).toEqual([
+      ['root-3', 10],
+      ['root-1', 9],
+    ]);
+    const prompt = promptOf(team.synthesizer.calls[0]!);
+    expect(prompt).toContain('root-3');
+    expect(prompt).not.toContain('root-2');
+    expect(() => new CoordinatedTreeOfThoughts({ models: team.models, maxSynthesisNodes: 0 })).toThrow(
+      /maxSynthesisNodes/,
+    );
+  });
+
   it('falls back to the top N nodes when none reaches the threshold', async () => {
     const team = scriptedTeam(
       { '': ['A', 'B', 'C', 'D'] },

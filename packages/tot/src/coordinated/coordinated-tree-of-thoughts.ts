@@ -216,15 +216,15 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
     return continuing.filter((node) => kept.has(node));
   }
 
-  /** The nodes to synthesize from: every node scoring at least the threshold, else the top N. */
+  /** The nodes to synthesize from: every node scoring at least the threshold, else the top N; at most maxSynthesisNodes, best first. */
   #highScoring(
     run: CoordinatedRun,
     root: CoordinatedThoughtNode,
   ): { nodes: SynthesizedNode[]; basis: SynthesisBasis } {
-    const { scoreThreshold, topN } = this.#options;
+    const { scoreThreshold, topN, maxSynthesisNodes } = this.#options;
     const scored = [...root.walk()].filter((n) => n.score !== null).sort((a, b) => b.score! - a.score!);
     const above = scored.filter((n) => n.score! >= scoreThreshold);
-    const chosen = above.length > 0 ? above : scored.slice(0, topN);
+    const chosen = (above.length > 0 ? above : scored.slice(0, topN)).slice(0, maxSynthesisNodes);
     const basis: SynthesisBasis = above.length > 0 ? 'threshold' : scored.length > 0 ? 'topN' : 'none';
     const nodes = chosen.map((n) => ({
       id: n.id,
