@@ -55,7 +55,7 @@ export interface Usage {
   cachedTokens: number;
   reasoningTokens: number;
   totalTokens: number;
-  /** True when a provider reported no usage and the counts are estimated from the text. */
+  /** True when a provider reported no usage, or counts that are not finite non-negative numbers, and they are estimated from the text. */
   estimated?: boolean;
 }
 

@@ -27,7 +27,7 @@ import {
 import { raceAbort, sdkErrorClassesOf, toSwarmError } from './provider-error.js';
 import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
-import { estimateUsage } from './usage-estimate.js';
+import { checkedUsage, reportedCount } from './usage-estimate.js';
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 
@@ -230,7 +230,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         const response: ModelResponse = {
           text,
           toolCalls,
-          usage: toUsage(usage) ?? estimateUsage(request, text, toolCalls),
+          usage: checkedUsage(toUsage(usage), request, text, toolCalls),
           finishReason: toFinishReason(stopReason),
           modelId,
         };
@@ -263,7 +263,7 @@ function fromMessage(
   return {
     text,
     toolCalls,
-    usage: toUsage(message.usage) ?? estimateUsage(request, text, toolCalls),
+    usage: checkedUsage(toUsage(message.usage), request, text, toolCalls),
     finishReason: toFinishReason(message.stop_reason),
     modelId: message.model || model,
   };
@@ -379,14 +379,15 @@ function mergeUsage(into: AnthropicUsage, delta: AnthropicUsage | null | undefin
 /** Anthropic counts cache reads and writes apart from `input_tokens`; swarm counts them all as input. */
 function toUsage(usage: AnthropicUsage | null | undefined): Usage | undefined {
   if (!usage || (usage.input_tokens == null && usage.output_tokens == null)) return undefined;
-  const cachedTokens = usage?.cache_read_input_tokens ?? 0;
-  const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + cachedTokens;
-  const outputTokens = usage?.output_tokens ?? 0;
+  const cachedTokens = reportedCount(usage.cache_read_input_tokens);
+  const inputTokens =
+    reportedCount(usage.input_tokens) + reportedCount(usage.cache_creation_input_tokens) + cachedTokens;
+  const outputTokens = reportedCount(usage.output_tokens);
   return {
     inputTokens,
     outputTokens,
     cachedTokens,
-    reasoningTokens: usage?.output_tokens_details?.thinking_tokens ?? 0,
+    reasoningTokens: reportedCount(usage.output_tokens_details?.thinking_tokens),
     totalTokens: inputTokens + outputTokens,
   };
 }
