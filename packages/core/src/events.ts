@@ -16,6 +16,7 @@ export type CoreEventType =
   | 'agent.paused'
   | 'approval.pending'
   | 'journal.diverged'
+  | 'answer.empty'
   | 'warning';
 
 /**

@@ -12,6 +12,7 @@ export { mapConcurrent, mapSettled } from './concurrency.js';
 export { configuredModel, configureModelHint } from './configured-model.js';
 export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
 export { type CostPreview, previewRun } from './cost-preview.js';
+export { EmptyAnswerError, nonEmptyAnswer } from './empty-answer.js';
 export {
   AbortError,
   BudgetExceededError,

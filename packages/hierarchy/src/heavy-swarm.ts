@@ -158,7 +158,7 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
           const record: HeavyLoop = { questions, answers: [] };
           loops.push(record);
           await this.#answer(task, record, loop, context);
-          record.synthesis = await this.#synthesizer.text(synthesisTurns(task, record.answers), {
+          record.synthesis = await this.#synthesizer.answer(synthesisTurns(task, record.answers), {
             context,
             purpose: 'synthesis',
           });

@@ -119,7 +119,7 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
           if (spec.done || loop === this.maxLoops) break;
           if (this.directorFeedback) record.feedback = await this.#feedback(record, loop, context);
         }
-        const answer = await this.#director.text(finalTurns(task, loops), { context, purpose: 'final' });
+        const answer = await this.#director.answer(finalTurns(task, loops), { context, purpose: 'final' });
         return { output: this.#format(task, loops, answer), loops };
       } catch (error) {
         const reason = budgetStop(error);

@@ -120,7 +120,7 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
           cycle.verdict = await this.#judgement(goal, cycles, loop, context);
           if (cycle.verdict.isComplete) break;
         }
-        const output = await this.#synthesizer.text(
+        const output = await this.#synthesizer.answer(
           reviewTurns(
             goal,
             cycles,

@@ -11,6 +11,7 @@ import {
   type ModelLike,
   mapSettled,
   memberName,
+  nonEmptyAnswer,
   optionalIntegerOption,
   type RunOptions,
   resolveModel,
@@ -112,7 +113,11 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
       const byName = new Map(this.agents.map((m) => [memberName(m), m]));
       const settled = await mapSettled(
         routes,
-        (route) => runMember(byName.get(route.agentName)!, route.task, context),
+        (route) => {
+          const run = () => runMember(byName.get(route.agentName)!, route.task, context);
+          // The only routed member's answer is the run's answer: an empty one is asked for again.
+          return routes.length === 1 ? nonEmptyAnswer(route.agentName, context, run) : run();
+        },
         {
           ...(this.maxWorkers !== undefined && { concurrency: this.maxWorkers }),
           ...(context.signal && { signal: context.signal }),
