@@ -26,7 +26,7 @@ import {
 } from './provider-call.js';
 import { raceAbort, sdkErrorClassesOf, toSwarmError } from './provider-error.js';
 import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
-import { toolCallFromJson } from './tool-arguments.js';
+import { toolCallFromInput, toolCallFromJson } from './tool-arguments.js';
 import { checkedUsage, reportedCount } from './usage-estimate.js';
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
@@ -160,7 +160,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     async *stream(request) {
       const params = toMessageParams(model, request, defaultMaxTokens);
       const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-        const blocks = new Map<number, { id: string; name: string; json: string }>();
+        const blocks = new Map<number, { id: string; name: string; json: string; input: unknown }>();
         let text = '';
         const toolCalls: ToolCall[] = [];
         let usage: AnthropicUsage | undefined;
@@ -184,8 +184,9 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               if (event.content_block.type === 'tool_use') {
                 assertToolUse(event.content_block, provider);
                 const { id, name, input } = event.content_block;
-                const hasInput = typeof input === 'object' && input !== null && Object.keys(input).length > 0;
-                blocks.set(event.index, { id, name, json: hasInput ? JSON.stringify(input) : '' });
+                // The input usually streams as JSON deltas after an empty `{}`; what the start block
+                // holds is used when no delta follows.
+                blocks.set(event.index, { id, name, json: '', input });
               } else if (event.content_block.type === 'text' && event.content_block.text) {
                 text += event.content_block.text;
                 yield { type: 'text-delta', delta: event.content_block.text };
@@ -204,7 +205,10 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               const block = blocks.get(event.index);
               if (block) {
                 blocks.delete(event.index);
-                const toolCall = toolCallFromJson(block.id, block.name, block.json);
+                const toolCall =
+                  block.json === ''
+                    ? toolCallFromInput(block.id, block.name, block.input ?? {})
+                    : toolCallFromJson(block.id, block.name, block.json);
                 toolCalls.push(toolCall);
                 yield { type: 'tool-call', toolCall } satisfies ModelStreamEvent;
               }
@@ -257,7 +261,7 @@ function fromMessage(
     if (block.type === 'text') text += block.text ?? '';
     else if (block.type === 'tool_use') {
       assertToolUse(block, provider);
-      toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
+      toolCalls.push(toolCallFromInput(block.id, block.name, block.input));
     }
   }
   return {
@@ -355,12 +359,6 @@ function toToolChoice(choice: ToolChoice): NonNullable<AnthropicMessageParams['t
   if (choice === 'required') return { type: 'any' };
   if (choice === 'none') return { type: 'none' };
   return { type: 'tool', name: choice.name };
-}
-
-function toArguments(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input)
-    ? (input as Record<string, unknown>)
-    : {};
 }
 
 function mergeUsage(into: AnthropicUsage, delta: AnthropicUsage | null | undefined): AnthropicUsage {

@@ -213,6 +213,33 @@ describe.each(['openai', 'anthropic'] as const)('faults over %s', (name) => {
     // OpenAI sends the broken text as is; Anthropic's wire carries no parsable object at all.
     expect(result.toolCalls[0]?.result).toMatch(/^Invalid arguments/);
   });
+
+  it.each([
+    ['a string', 'word=ab'],
+    ['a JSON array', '["ab"]'],
+  ])(
+    'never runs a tool on arguments the model did not send: %s as the arguments is "Invalid arguments"',
+    async (_, raw) => {
+      const ran: unknown[] = [];
+      // Every field optional: `{}` would pass validation, so only the argument parser can refuse it.
+      const lookup = tool({
+        name: 'lookup',
+        description: 'Looks a word up.',
+        parameters: z.object({ word: z.string().optional() }),
+        execute: (args) => {
+          ran.push(args);
+          return 'found';
+        },
+      });
+      server.enqueue({ toolCalls: [{ name: 'lookup', arguments: raw }] }, { text: 'Done.' });
+      const result = await new Agent({ name: 'reader', model: model(), tools: [lookup] }).run(
+        'Look up "ab".',
+      );
+      expect(ran).toEqual([]);
+      expect(result.toolCalls[0]).toMatchObject({ isError: true });
+      expect(result.toolCalls[0]?.result).toMatch(/^Invalid arguments/);
+    },
+  );
 });
 
 async function waitFor(condition: () => boolean): Promise<void> {

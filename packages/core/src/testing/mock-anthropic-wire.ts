@@ -30,8 +30,8 @@ function anthropicContent(reply: ResolvedReply) {
   const content: Record<string, unknown>[] = [];
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const call of reply.toolCalls) {
-    const input = typeof call.input === 'string' ? {} : call.input;
-    content.push({ type: 'tool_use', id: call.id, name: call.name, input });
+    // Raw-text arguments go out as the input itself: a `tool_use.input` that is not an object.
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
   }
   return content;
 }

@@ -7,7 +7,10 @@ import { sendEmbeddings } from './mock-embeddings.js';
 import { openaiCompletion, sendOpenAIStream } from './mock-openai-wire.js';
 import { noRetry, pause, resetAfterFlush, resolveReply, sendError, sendJson } from './mock-wire.js';
 
-/** A tool call the mock model makes; `arguments` may be raw text to simulate broken JSON. */
+/**
+ * A tool call the mock model makes; `arguments` may be raw text to simulate broken JSON (sent as
+ * is: as OpenAI's argument text, Anthropic's streamed input deltas, or a non-object `tool_use.input`).
+ */
 export interface MockToolCall {
   name: string;
   arguments: Record<string, unknown> | string;
