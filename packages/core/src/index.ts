@@ -121,6 +121,7 @@ export {
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { randomUUID } from './random-uuid.js';
+export { REDACTED, redactSecrets, registerSecret } from './redact-secrets.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
 export { runRandom } from './run-random.js';

@@ -1,4 +1,5 @@
 import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { registerSecret } from '../redact-secrets.js';
 import type {
   FinishReason,
   Model,
@@ -22,6 +23,7 @@ import {
   callPolicy,
   callWithRetriesFor,
   type ProviderCallOptions,
+  restartEvent,
   streamWithRetries,
 } from './provider-call.js';
 import { raceAbort, sdkErrorClassesOf, toSwarmError } from './provider-error.js';
@@ -85,6 +87,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
   const policy = callPolicy(provider, options);
   let sdk: AnthropicSdk | undefined;
   let client = options.client;
+  // A client the user made holds its key (every Stainless SDK client keeps `apiKey`).
+  registerSecret((client as { apiKey?: unknown } | undefined)?.apiKey);
   const getClient = async (): Promise<AnthropicMessagesClient> => {
     const settings = client
       ? undefined
@@ -240,7 +244,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         };
         yield { type: 'finish', response };
       };
-      yield* streamWithRetries(policy, request.signal, classify, attempt);
+      yield* streamWithRetries(policy, request.signal, classify, attempt, restartEvent);
     },
   };
 }

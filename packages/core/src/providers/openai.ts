@@ -20,7 +20,12 @@ import type {
   OpenAIChatToolParam,
   OpenAIUsage,
 } from './openai-client-shape.js';
-import { callWithRetriesFor, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
+import {
+  callWithRetriesFor,
+  type ProviderCallOptions,
+  restartEvent,
+  streamWithRetries,
+} from './provider-call.js';
 import { raceAbort } from './provider-error.js';
 import { validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
@@ -138,7 +143,7 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
         };
         yield { type: 'finish', response };
       };
-      yield* streamWithRetries(policy, request.signal, classify, attempt);
+      yield* streamWithRetries(policy, request.signal, classify, attempt, restartEvent);
     },
   };
 }

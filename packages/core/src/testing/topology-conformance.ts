@@ -7,7 +7,7 @@ import { nodeBuiltin } from '../node-builtin.js';
 import { RunContext } from '../run-context.js';
 import { type Tool, tool } from '../tool.js';
 import type { Topology, TopologyResult } from '../topology.js';
-import type { Model, ModelRequest, ModelResponse } from '../types.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
 import { autoModel, CountingModel } from './auto-model.js';
 import { nextTurn } from './next-turn.js';
 
@@ -64,7 +64,7 @@ export class ConformanceError extends Error {
 /**
  * The checks every topology passes (DESIGN 3.6, 3.7), as plain async functions so any test runner
  * can run them (`topologyConformanceTests` in `@swarm/core/testing/vitest` wraps them for vitest):
- * run and stream agree; the trace opens with `run.start` and closes with `run.end`; usage and calls
+ * run and stream agree, also when streamed answers restart after a connection reset; the trace opens with `run.start` and closes with `run.end`; usage and calls
  * equal what the model saw; an abort rejects with `AbortError` promptly and leaves no listener or
  * timer; a `maxCalls` budget is never exceeded; a parent's budget and trace cover a nested run; a
  * run cut short resumes from its journal without repeating a finished call; a member's tool that
@@ -105,7 +105,9 @@ export function topologyConformance<R extends TopologyResult>(
       name: 'run and stream give the same result',
       run: async () => {
         const ran = await create(freshModel()).run(task);
-        const stream = create(freshModel()).stream(task);
+        // Every streamed answer breaks after its first piece and is made again (a connection reset
+        // the provider retried): the stream must still end with run()'s result.
+        const stream = create(new RestartingModel(freshModel())).stream(task);
         const types: string[] = [];
         for await (const event of stream) types.push(event.type);
         const streamed = await stream.result;
@@ -543,6 +545,36 @@ class BlankingModel implements Model {
     if (index < this.#from || this.#left <= 0) return response;
     this.#left -= 1;
     return { ...response, text: '' };
+  }
+}
+
+/**
+ * A streaming model over `model`: each streamed answer yields its first piece, then `restart`
+ * (the connection broke and the provider made the call again), then the whole answer.
+ */
+class RestartingModel implements Model {
+  readonly id: string;
+  readonly #model: Model;
+
+  constructor(model: Model) {
+    this.#model = model;
+    this.id = model.id;
+  }
+
+  generate(request: ModelRequest): Promise<ModelResponse> {
+    return this.#model.generate(request);
+  }
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const response = await this.#model.generate(request);
+    const pieces = response.text.split(/(?<= )/);
+    if (pieces.length > 1) {
+      yield { type: 'text-delta', delta: `${pieces[0]!}(cut) ` };
+      yield { type: 'restart' };
+    }
+    for (const piece of pieces) if (piece !== '') yield { type: 'text-delta', delta: piece };
+    for (const toolCall of response.toolCalls) yield { type: 'tool-call', toolCall };
+    yield { type: 'finish', response };
   }
 }
 
