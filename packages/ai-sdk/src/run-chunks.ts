@@ -56,6 +56,8 @@ export class RunChunks {
         return this.#delta(event, agent);
       case 'model.response':
       case 'model.error':
+      // A restarted call streams its answer again in a text part of its own.
+      case 'model.restart':
         return this.#endText(event.runId, agent);
       case 'tool.call':
         return this.#toolCall(event, agent);

@@ -10,6 +10,8 @@ import {
   type Member,
   type ModelLike,
   mapSettled,
+  memberName,
+  nonEmptyAnswer,
   type RunContext,
   type RunOptions,
   type RunStream,
@@ -159,10 +161,12 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
 
       // 2. Report: the aggregator writes it; after a budget stop, the scores are the report.
       const report = await writeUnlessStopped(stop, listScores(scores), () =>
-        runMember(
-          this.aggregator,
-          `${exchange}\n\nThe council's scores (0-10):\n${listScores(scores)}`,
-          context,
+        nonEmptyAnswer(memberName(this.aggregator), context, () =>
+          runMember(
+            this.aggregator,
+            `${exchange}\n\nThe council's scores (0-10):\n${listScores(scores)}`,
+            context,
+          ),
         ),
       );
       return {

@@ -11,4 +11,6 @@ topologyConformanceTests('DebateWithJudge', {
       judge: new Agent({ name: 'judge', model }),
       maxLoops: 2,
     }),
+  noFinalAnswer:
+    "the answer is the synthesis in the judge's structured verdict, not prose (an empty synthesis is tested in debate-with-judge.test.ts)",
 });

@@ -51,6 +51,31 @@ describe('DebateWithJudge', () => {
     });
   });
 
+  it('asks the judge again when its synthesis is empty, and answers with the second one', async () => {
+    const judge = judgeOf([verdict({ synthesis: '' }), verdict({ synthesis: 'Hybrid, on reflection.' })]);
+    const events: SwarmEvent[] = [];
+    const result = await new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judge.agent,
+      maxLoops: 1,
+    }).run(proposition, { onEvent: (e) => events.push(e) });
+    expect(result.output).toBe('Hybrid, on reflection.');
+    expect(judge.model.calls).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'answer.empty')).toMatchObject([{ agent: 'judge', attempt: 1 }]);
+  });
+
+  it('fails with NO_ANSWER, never an empty success, when the judge twice gives an empty synthesis', async () => {
+    const judge = judgeOf([verdict({ synthesis: ' ' }), verdict({ synthesis: '' })]);
+    const run = new DebateWithJudge({
+      pro: pro().agent,
+      con: con().agent,
+      judge: judge.agent,
+      maxLoops: 1,
+    }).run(proposition);
+    await expect(run).rejects.toMatchObject({ code: 'NO_ANSWER' });
+  });
+
   it('shows each side the debate as typed turns: its own as assistant, the others by name', async () => {
     const p = pro();
     const c = con();

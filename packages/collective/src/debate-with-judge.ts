@@ -12,6 +12,7 @@ import {
   type Member,
   type Message,
   memberName,
+  nonEmptyAnswer,
   type RunContext,
   type RunOptions,
   runMember,
@@ -193,13 +194,17 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
       },
     ];
     try {
-      const { object } = await this.judge.generateObject(verdictSchema, input, {
-        context,
-        name: 'verdict',
-        description: 'Give your verdict on the debate so far.',
-        maxRepairs: this.#maxRepairs,
+      // The synthesis is the run's answer: a verdict without one is asked for once more.
+      const { verdict } = await nonEmptyAnswer(this.judge.name, context, async () => {
+        const { object } = await this.judge.generateObject(verdictSchema, input, {
+          context,
+          name: 'verdict',
+          description: 'Give your verdict on the debate so far.',
+          maxRepairs: this.#maxRepairs,
+        });
+        return { output: object.synthesis, verdict: object };
       });
-      return object;
+      return verdict;
     } catch (error) {
       if (isRunStop(error)) throw error;
       return { error: errorMessage(error) };

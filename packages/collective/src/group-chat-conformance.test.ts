@@ -29,6 +29,8 @@ topologyConformanceTests('GroupChat', {
     }),
   noTools:
     "with 'full' bidding every message is written in the bid, a structured call (the 'intent' suite below runs tools)",
+  noFinalAnswer:
+    'the output is the last message posted, and a speaker whose message is empty yields the floor to the next bidder (README)',
 });
 
 topologyConformanceTests("GroupChat with 'intent' bidding", {

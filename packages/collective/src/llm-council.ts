@@ -11,6 +11,7 @@ import {
   type Member,
   mapSettled,
   memberName,
+  nonEmptyAnswer,
   type RunContext,
   type RunOptions,
   runMember,
@@ -129,7 +130,9 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
 
       // 4. Chair: the chairman writes the final answer from anonymous answers and the ranking.
       const final = await writeUnlessStopped(stop, best.output, () =>
-        runMember(this.chairman, chairInput(task, answers, aggregate), context),
+        nonEmptyAnswer(memberName(this.chairman), context, () =>
+          runMember(this.chairman, chairInput(task, answers, aggregate), context),
+        ),
       );
       return {
         output: final.output,

@@ -12,6 +12,7 @@ import {
   mapSettled,
   memberName,
   memberTurn,
+  nonEmptyAnswer,
   type RunContext,
   type RunOptions,
   runMember,
@@ -181,7 +182,9 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
       const consensus = this.consensusAgent;
       const final = consensus
         ? await writeUnlessStopped(stop, winner, () =>
-            runMember(consensus, consensusInput(task, votes, tally), context),
+            nonEmptyAnswer(memberName(consensus), context, () =>
+              runMember(consensus, consensusInput(task, votes, tally), context),
+            ),
           )
         : { output: winner, stop };
       return {

@@ -11,6 +11,7 @@ import {
   mapSettled,
   memberName,
   memberTurn,
+  nonEmptyAnswer,
   type RunContext,
   type RunOptions,
   runMember,
@@ -114,7 +115,9 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
       // there is no call left, so the first of the latest answers stands.
       const aggregator = memberName(this.aggregator);
       const final = await writeUnlessStopped(budget, latest[0]!.output, () =>
-        runMember(this.aggregator, turnsFor(task, latest, aggregator, aggregatePrompt), context),
+        nonEmptyAnswer(aggregator, context, () =>
+          runMember(this.aggregator, turnsFor(task, latest, aggregator, aggregatePrompt), context),
+        ),
       );
       if (!final.stop) conversation.add('assistant', final.output, aggregator);
       return {

@@ -1,4 +1,5 @@
 import type { PendingApproval } from './approval.js';
+import { redactSecrets } from './redact-secrets.js';
 
 const marker = Symbol.for('@swarm/core/error');
 
@@ -203,5 +204,5 @@ export function isAbort(error: unknown): boolean {
 
 /** A readable message for anything thrown. */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redactSecrets(error instanceof Error ? error.message : String(error));
 }

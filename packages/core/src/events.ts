@@ -8,6 +8,7 @@ export type CoreEventType =
   | 'model.response'
   | 'model.error'
   | 'model.delta'
+  | 'model.restart'
   | 'tool.call'
   | 'tool.result'
   | 'agent.start'
@@ -16,6 +17,7 @@ export type CoreEventType =
   | 'agent.paused'
   | 'approval.pending'
   | 'journal.diverged'
+  | 'answer.empty'
   | 'warning';
 
 /**

@@ -12,6 +12,7 @@ export { mapConcurrent, mapSettled } from './concurrency.js';
 export { configuredModel, configureModelHint } from './configured-model.js';
 export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
 export { type CostPreview, previewRun } from './cost-preview.js';
+export { EmptyAnswerError, nonEmptyAnswer } from './empty-answer.js';
 export {
   AbortError,
   BudgetExceededError,
@@ -122,6 +123,7 @@ export {
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { randomUUID } from './random-uuid.js';
+export { REDACTED, redactSecrets, registerSecret } from './redact-secrets.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
 export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
 export { runRandom } from './run-random.js';

@@ -575,6 +575,8 @@ export class RunContext {
     const agent = request.metadata?.agent;
     for await (const part of model.stream!(request)) {
       if (part.type === 'text-delta') this.emit({ type: 'model.delta', agent, delta: part.delta });
+      // A stream cut after some text is made again: what was streamed of it is void.
+      if (part.type === 'restart') this.emit({ type: 'model.restart', agent });
       if (part.type === 'finish') return part.response;
     }
     throw new ModelError(`The stream of ${model.id} ended without a finish event.`, { provider: model.id });

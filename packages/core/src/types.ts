@@ -55,7 +55,7 @@ export interface Usage {
   cachedTokens: number;
   reasoningTokens: number;
   totalTokens: number;
-  /** True when a provider reported no usage and the counts are estimated from the text. */
+  /** True when a provider reported no usage, or counts that are not finite non-negative numbers, and they are estimated from the text. */
   estimated?: boolean;
 }
 
@@ -71,9 +71,14 @@ export interface ModelResponse {
   modelId: string;
 }
 
-/** A piece of a streamed answer; the stream always ends with `finish` carrying the whole response. */
+/**
+ * A piece of a streamed answer; the stream always ends with `finish` carrying the whole response.
+ * `restart`: the connection broke after some text, and the call is made again: drop the text
+ * streamed so far, the answer streams again from its start.
+ */
 export type ModelStreamEvent =
   | { type: 'text-delta'; delta: string }
+  | { type: 'restart' }
   | { type: 'tool-call'; toolCall: ToolCall }
   | { type: 'finish'; response: ModelResponse };
 

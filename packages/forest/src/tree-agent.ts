@@ -5,6 +5,7 @@ import {
   ConfigError,
   type Message,
   type ModelLike,
+  nonEmptyAnswer,
   RunContext,
   type Tool,
   type Usage,
@@ -207,7 +208,9 @@ export class TreeAgent {
     };
     context.emit({ type: 'forest.agent_input', agent: this.name, log: agentInput });
     if (verbose) logger(`[forest] ${this.name} starts: ${preview(task)}`);
-    const result = await this.agent.run(task, { ...runOptions, context });
+    const result = await nonEmptyAnswer(this.name, context, () =>
+      this.agent.run(task, { ...runOptions, context }),
+    );
     const agentOutput: AgentLogOutput = {
       logId: newLogId(),
       agentName: this.name,

@@ -5,6 +5,7 @@ import {
   finishedPause,
   isPause,
   type Message,
+  nonEmptyAnswer,
   RunContext,
   type RunOptions,
   type RunStream,
@@ -100,7 +101,13 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
     try {
       while (true) {
         // 2. Active turn: its own tools plus its handoff tools, unless a limit has taken those away.
-        const turn = await runTurn(this.#member(active), input, context, interruption === undefined);
+        // A turn that answers (hands off to no one) with empty text is run once more, then fails.
+        const turn = await nonEmptyAnswer(
+          active,
+          context,
+          () => runTurn(this.#member(active), input, context, interruption === undefined),
+          (t) => (t.handoff ? undefined : t.output),
+        );
         items.push(...turn.items);
         // 4. Answer: the first agent that replies without handing off gives the final answer.
         if (!turn.handoff) {

@@ -8,6 +8,7 @@ import {
   type Message,
   type Model,
   type ModelLike,
+  nonEmptyAnswer,
   type RunContext,
   resolveModel,
 } from '@swarm/core';
@@ -85,5 +86,10 @@ export class Head {
       metadata: { agent: this.name, purpose: options.purpose },
     });
     return response.text;
+  }
+
+  /** The run's final prose answer: asked for once more when it comes back empty, then `EmptyAnswerError`. */
+  answer(messages: Message[], options: { context: RunContext; purpose: string }): Promise<string> {
+    return nonEmptyAnswer(this.name, options.context, () => this.text(messages, options));
   }
 }

@@ -96,6 +96,7 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
   readonly maxRepairs: number;
   readonly #questioner: Head;
   readonly #synthesizer: Head;
+  #questionSchema: z.ZodObject<{ questions: z.ZodObject<Record<string, z.ZodString>> }> | undefined;
 
   constructor(options: HeavySwarmOptions) {
     super();
@@ -158,7 +159,7 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
           const record: HeavyLoop = { questions, answers: [] };
           loops.push(record);
           await this.#answer(task, record, loop, context);
-          record.synthesis = await this.#synthesizer.text(synthesisTurns(task, record.answers), {
+          record.synthesis = await this.#synthesizer.answer(synthesisTurns(task, record.answers), {
             context,
             purpose: 'synthesis',
           });
@@ -181,11 +182,13 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
 
   // One structured call: a question for every role, keyed by role name.
   async #ask(task: string, previous: string | undefined, loop: number, context: RunContext) {
-    const schema = z.object({
+    // Made once: core converts a schema to JSON Schema once per schema object.
+    this.#questionSchema ??= z.object({
       questions: z.object(
         Object.fromEntries(this.roles.map((r) => [r.name, z.string().min(1).describe(r.description)])),
       ),
     });
+    const schema = this.#questionSchema;
     const roster = this.roles.map((r) => `- ${r.name}: ${r.description}`).join('\n');
     const messages: Message[] = [
       { role: 'user', content: `${task}\n\nWrite one question for each of these roles:\n${roster}` },

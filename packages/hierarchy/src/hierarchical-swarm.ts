@@ -31,6 +31,7 @@ import {
 import { type Attempted, finishedOutputs, workOutcome } from './order-result.js';
 import { type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
 
+type SpecSchema = ReturnType<typeof swarmSpecSchema>;
 /** Options of a HierarchicalSwarm. */
 export interface HierarchicalSwarmOptions {
   name?: string;
@@ -83,6 +84,9 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
   readonly outputType: OutputType;
   readonly #director: Head;
   readonly #byName: Map<string, Member>;
+  // The director's schemas (first loop, later loops), made once: core converts a schema to JSON
+  // Schema once per schema object, so a schema made per run would be converted on every call.
+  #specSchemas: { first: SpecSchema; later: SpecSchema } | undefined;
 
   constructor(options: HierarchicalSwarmOptions) {
     super();
@@ -119,7 +123,7 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
           if (spec.done || loop === this.maxLoops) break;
           if (this.directorFeedback) record.feedback = await this.#feedback(record, loop, context);
         }
-        const answer = await this.#director.text(finalTurns(task, loops), { context, purpose: 'final' });
+        const answer = await this.#director.answer(finalTurns(task, loops), { context, purpose: 'final' });
         return { output: this.#format(task, loops, answer), loops };
       } catch (error) {
         const reason = budgetStop(error);
@@ -145,7 +149,12 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
     const messages = last
       ? nextLoopTurns(task, this.agents, last, loop, this.maxLoops)
       : [briefing(task, this.agents)];
-    const schema = swarmSpecSchema([...this.#byName.keys()], this.maxOrders, { firstLoop: !last });
+    const names = [...this.#byName.keys()];
+    this.#specSchemas ??= {
+      first: swarmSpecSchema(names, this.maxOrders, { firstLoop: true }),
+      later: swarmSpecSchema(names, this.maxOrders, { firstLoop: false }),
+    };
+    const schema = last ? this.#specSchemas.later : this.#specSchemas.first;
     const spec = await this.#director.object(schema, messages, {
       context,
       name: 'swarm_spec',

@@ -80,6 +80,8 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
   readonly #planner: Head;
   readonly #judge: Head;
   readonly #synthesizer: Head;
+  // Made once: core converts a schema to JSON Schema once per schema object (see HierarchicalSwarm).
+  #planSchema: ReturnType<typeof taskPlanSchema> | undefined;
 
   constructor(options: PlannerWorkerSwarmOptions) {
     super();
@@ -120,7 +122,7 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
           cycle.verdict = await this.#judgement(goal, cycles, loop, context);
           if (cycle.verdict.isComplete) break;
         }
-        const output = await this.#synthesizer.text(
+        const output = await this.#synthesizer.answer(
           reviewTurns(
             goal,
             cycles,
@@ -144,8 +146,9 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
     loop: number,
     context: RunContext,
   ): Promise<PlannedTask[]> {
+    this.#planSchema ??= taskPlanSchema(this.maxTasks);
     const plan = await this.#planner.object(
-      taskPlanSchema(this.maxTasks),
+      this.#planSchema,
       plannerTurns(
         goal,
         cycles,

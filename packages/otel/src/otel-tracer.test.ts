@@ -226,7 +226,9 @@ describe('otelTracer: errors, contents, concurrency', () => {
   it('records a failed run on every span it ends, with the SwarmError code', async () => {
     const { tracer, spans } = memoryTracer();
     const models = { ...helpdeskModels(), triage: new ScriptedModel([fail(new Error('upstream 503'))]) };
-    await expect(helpdesk(models).run('Help.', otelTracer({ tracer }))).rejects.toThrow('upstream 503');
+    await expect(helpdesk(models).run('Help.', otelTracer({ tracer, recordContent: true }))).rejects.toThrow(
+      'upstream 503',
+    );
 
     expect(spanTree(spans())).toEqual(['run Swarm', '  invoke_agent triage', '    chat scripted']);
     for (const span of spans()) {
@@ -237,6 +239,56 @@ describe('otelTracer: errors, contents, concurrency', () => {
         attributes: { 'exception.type': 'MODEL', 'exception.message': 'upstream 503' },
       });
     }
+  });
+
+  it('with contents off, no error message (which may quote the task) reaches a span status or exception', async () => {
+    const { tracer, spans } = memoryTracer();
+    const secretTask = 'Explain the tax filing of Acme Corp';
+    const failing = new ScriptedModel([fail(new Error(`cannot answer: ${secretTask}`))]);
+    await expect(
+      helpdesk({ ...helpdeskModels(), triage: failing }).run(secretTask, otelTracer({ tracer })),
+    ).rejects.toThrow();
+    const everything = JSON.stringify(
+      spans().map((s) => ({ attributes: s.attributes, status: s.status, events: s.events })),
+    );
+    expect(everything).not.toContain('Acme');
+    for (const span of spans()) {
+      expect(span.status).toEqual({
+        code: SpanStatusCode.ERROR,
+        message: 'MODEL (message not recorded: recordContent is off)',
+      });
+      expect(span.events[0]).toMatchObject({ name: 'exception', attributes: { 'exception.type': 'MODEL' } });
+    }
+  });
+
+  it('ends the tool span of a bare Agent aborted while the tool runs', async () => {
+    const { tracer, spans } = memoryTracer();
+    const controller = new AbortController();
+    const started = new Gate();
+    const wait = tool({
+      name: 'wait',
+      description: 'Waits until aborted.',
+      parameters: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) => {
+          ctx.signal?.addEventListener('abort', () => reject(new AbortError()));
+          started.open();
+        }),
+    });
+    const agent = new Agent({
+      name: 'waiter',
+      model: new ScriptedModel([toolCall('wait', {})]),
+      tools: [wait],
+    });
+    const running = agent.run('Wait.', { signal: controller.signal, ...otelTracer({ tracer }) });
+    await started.wait();
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(AbortError);
+
+    expect(spanTree(spans())).toEqual(['invoke_agent waiter', '  chat scripted', '  execute_tool wait']);
+    expect(spans().every((s) => s.ended)).toBe(true);
+    const toolSpan = spans().find((s) => s.name === 'execute_tool wait')!;
+    expect(toolSpan.attributes['swarm.unfinished']).toBe(true);
   });
 
   it('ends the spans an aborted run leaves open, marked unfinished', async () => {

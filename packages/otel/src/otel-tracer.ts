@@ -34,6 +34,8 @@ interface OpenSpan {
   runId: string;
   /** Removes the span from the index it is kept in. */
   forget: () => void;
+  /** The agent span it was opened under (a model or tool call of that agent's turn). */
+  agent?: OpenSpan;
 }
 
 /**
@@ -135,7 +137,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
     'run.error'(event) {
       const run = runs.get(event.runId);
       if (!run) return;
-      failed(run.span, event);
+      failed(run.span, event, recordContent);
       closeRun(event.runId, event);
     },
     'agent.start'(event) {
@@ -151,6 +153,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
     'agent.end'(event) {
       const opened = agentOf(event);
       if (!opened) return;
+      closeCalls(opened, event);
       opened.span.setAttributes(
         defined({
           'swarm.agent.ended_by': text(event.endedBy),
@@ -162,12 +165,14 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
     'agent.error'(event) {
       const opened = agentOf(event);
       if (!opened) return;
-      failed(opened.span, event);
+      closeCalls(opened, event);
+      failed(opened.span, event, recordContent);
       end(opened, event);
     },
     'model.request'(event) {
       const { provider, model } = providerAndModel(event.model);
-      const parent = agentOf(event)?.ctx ?? contextOf(event.runId);
+      const agent = agentOf(event);
+      const parent = agent?.ctx ?? contextOf(event.runId);
       const opened = start(
         `${operations.model} ${model}`,
         event,
@@ -184,6 +189,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
         },
         SpanKind.CLIENT,
       );
+      opened.agent = agent;
       push(models, callKey(event), opened);
     },
     'model.response'(event) {
@@ -207,7 +213,7 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
     'model.error'(event) {
       const opened = models.get(callKey(event))?.[0];
       if (!opened) return;
-      failed(opened.span, event);
+      failed(opened.span, event, recordContent);
       end(opened, event);
     },
     'tool.call'(event) {
@@ -240,7 +246,8 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
 
   function startTool(event: SwarmEvent): OpenSpan {
     const tool = String(event.tool);
-    return start(`${operations.tool} ${tool}`, event, agentOf(event)?.ctx ?? contextOf(event.runId), {
+    const agent = agentOf(event);
+    const opened = start(`${operations.tool} ${tool}`, event, agent?.ctx ?? contextOf(event.runId), {
       [GenAI.operationName]: operations.tool,
       [GenAI.toolName]: tool,
       [GenAI.toolCallId]: text(event.toolCallId),
@@ -248,6 +255,22 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
       [GenAI.conversationId]: conversationOf(event.runId),
       ...(recordContent && { [GenAI.toolCallArguments]: json(event.arguments) }),
     });
+    opened.agent = agent;
+    return opened;
+  }
+
+  // Ends the model and tool spans an agent's turn left open (a bare Agent aborted while a tool
+  // runs has no run span to close them): every span ends, whatever ends the run.
+  function closeCalls(agent: OpenSpan, event: SwarmEvent): void {
+    for (const opened of [...open].reverse()) {
+      if (opened.agent !== agent) continue;
+      opened.span.setAttribute('swarm.unfinished', true);
+      opened.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: `Still open when agent ${event.agent} ended.`,
+      });
+      end(opened, event);
+    }
   }
 
   // Ends a run's span, and before it every span its events or its nested runs' events left open
@@ -301,9 +324,13 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
 }
 
 // Records an error on a span the conventions' way: status ERROR, an exception event, `error.type`.
-function failed(span: Span, event: SwarmEvent): void {
-  const message = text(event.error) ?? 'failed';
+// Without `recordContent` the message is left out: error messages quote run text (a NoRouteError
+// its task, a tool error its arguments), so only the code says what failed.
+function failed(span: Span, event: SwarmEvent, recordContent: boolean): void {
   const code = text(event.code);
+  const message = recordContent
+    ? (text(event.error) ?? 'failed')
+    : `${code ?? 'Error'} (message not recorded: recordContent is off)`;
   span.setAttributes(defined({ [GenAI.errorType]: code ?? '_OTHER', 'swarm.error.code': code }));
   span.recordException({ name: code ?? 'Error', message }, timeOf(event));
   span.setStatus({ code: SpanStatusCode.ERROR, message });

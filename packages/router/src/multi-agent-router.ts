@@ -11,6 +11,7 @@ import {
   type ModelLike,
   mapSettled,
   memberName,
+  nonEmptyAnswer,
   optionalIntegerOption,
   type RunOptions,
   resolveModel,
@@ -65,6 +66,8 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
   readonly maxWorkers: number | undefined;
   readonly #model: Model;
   readonly #instructions: string | undefined;
+  // Made at the first run, then reused: core converts a schema to JSON Schema once per schema object.
+  #routeSchema: ReturnType<typeof routeSchema> | undefined;
 
   constructor(options: MultiAgentRouterOptions) {
     super();
@@ -82,19 +85,8 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
       return Promise.reject(new ConfigError('MultiAgentRouter.run: task must be a non-empty string.'));
     }
     return runTopology<MultiAgentRouterResult>(this, { task }, options, async (context) => {
-      const names = this.agents.map(memberName) as [string, ...string[]];
-      const schema = z.object({
-        routes: z
-          .array(
-            z.object({
-              agentName: z.enum(names),
-              task: z.string().min(1).describe('The task for this member, written out in full.'),
-              reason: z.string().describe('Why this member.'),
-            }),
-          )
-          .min(1)
-          .max(this.maxRoutes),
-      });
+      this.#routeSchema ??= routeSchema(this.agents.map(memberName), this.maxRoutes);
+      const schema = this.#routeSchema;
       // No route yet, so nothing to answer from: a budget stop here fails the run.
       const {
         object: { routes },
@@ -112,7 +104,11 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
       const byName = new Map(this.agents.map((m) => [memberName(m), m]));
       const settled = await mapSettled(
         routes,
-        (route) => runMember(byName.get(route.agentName)!, route.task, context),
+        (route) => {
+          const run = () => runMember(byName.get(route.agentName)!, route.task, context);
+          // The only routed member's answer is the run's answer: an empty one is asked for again.
+          return routes.length === 1 ? nonEmptyAnswer(route.agentName, context, run) : run();
+        },
         {
           ...(this.maxWorkers !== undefined && { concurrency: this.maxWorkers }),
           ...(context.signal && { signal: context.signal }),
@@ -156,6 +152,22 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
       .filter(Boolean)
       .join('\n\n');
   }
+}
+
+/** The router's decision: one or more members, each with its own task. */
+function routeSchema(names: readonly string[], maxRoutes: number) {
+  return z.object({
+    routes: z
+      .array(
+        z.object({
+          agentName: z.enum(names as [string, ...string[]]),
+          task: z.string().min(1).describe('The task for this member, written out in full.'),
+          reason: z.string().describe('Why this member.'),
+        }),
+      )
+      .min(1)
+      .max(maxRoutes),
+  });
 }
 
 // One route's answer as is; several as sections headed by the member.

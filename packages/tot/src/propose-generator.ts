@@ -5,12 +5,27 @@ import { stepSchema } from './step-schema.js';
 import type { ThoughtCandidate } from './strategies.js';
 import type { ThoughtNode } from './thought-node.js';
 
+// One schema per count, made once: core converts a schema to JSON Schema once per schema object.
+const proposeSchemas = new Map<number, ReturnType<typeof makeProposeSchema>>();
+
+function makeProposeSchema(count: number) {
+  return z.object({
+    thoughts: z.array(stepSchema).min(1).describe(`Exactly ${count} distinct alternative next steps.`),
+  });
+}
+
+function proposeSchema(count: number) {
+  const cached = proposeSchemas.get(count);
+  if (cached !== undefined) return cached;
+  const schema = makeProposeSchema(count);
+  proposeSchemas.set(count, schema);
+  return schema;
+}
+
 /** `'propose'`: one call asks for `numThoughts` distinct next steps, each with its own final flag. */
 export async function proposeThoughts(run: SearchRun, node: ThoughtNode): Promise<ThoughtCandidate[]> {
   const { numThoughts, maxDepth, thoughtDescription } = run.options;
-  const schema = z.object({
-    thoughts: z.array(stepSchema).min(1).describe(`Exactly ${numThoughts} distinct alternative next steps.`),
-  });
+  const schema = proposeSchema(numThoughts);
   const prompt = proposePrompt({
     task: run.task,
     steps: node.steps,

@@ -3,6 +3,25 @@ import { votePrompt } from './prompts.js';
 import type { SearchRun } from './search-run.js';
 import type { ThoughtNode } from './thought-node.js';
 
+// One schema per number of candidates, made once: core converts a schema to JSON Schema once per
+// schema object.
+const voteSchemas = new Map<number, ReturnType<typeof makeVoteSchema>>();
+
+function makeVoteSchema(candidates: number) {
+  return z.object({
+    analysis: z.string().describe('A short comparison of the candidates.'),
+    choice: z.number().int().min(1).max(candidates).describe('The number of the most promising candidate.'),
+  });
+}
+
+function voteSchema(candidates: number) {
+  const cached = voteSchemas.get(candidates);
+  if (cached !== undefined) return cached;
+  const schema = makeVoteSchema(candidates);
+  voteSchemas.set(candidates, schema);
+  return schema;
+}
+
 /**
  * `'vote'`: the evaluator sees every candidate at once and votes for the best, `nEvaluateSamples`
  * times; a score is votes / the leader's votes. A lone candidate scores 1 without a call.
@@ -15,15 +34,7 @@ export async function voteEvaluate(run: SearchRun, candidates: ThoughtNode[]): P
     first.evaluation = 'The only candidate: it scores 1 without a vote.';
     return;
   }
-  const schema = z.object({
-    analysis: z.string().describe('A short comparison of the candidates.'),
-    choice: z
-      .number()
-      .int()
-      .min(1)
-      .max(candidates.length)
-      .describe('The number of the most promising candidate.'),
-  });
+  const schema = voteSchema(candidates.length);
   const prompt = votePrompt({
     task: run.task,
     paths: candidates.map((c) => c.steps),

@@ -7,6 +7,7 @@ import {
   type Message,
   mapSettled,
   memberTurn,
+  nonEmptyAnswer,
   type RunContext,
   runMember,
   SwarmError,
@@ -81,7 +82,10 @@ export async function runStep(
     isTopology(member) && typeof input !== 'string'
       ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, m.content) : m))
       : input;
-  const { output, result } = await runMember(member, given, context);
+  // A step that answers empty hands nothing on: it is asked once more, then the workflow fails.
+  const { output, result } = await nonEmptyAnswer(member.name, context, () =>
+    runMember(member, given, context),
+  );
   const reason =
     'interrupted' in result && result.interrupted ? budgetReason(result.interruptionReason) : undefined;
   return reason ? { output, interruption: reason } : { output };

@@ -1,4 +1,5 @@
 import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { registerSecret } from '../redact-secrets.js';
 import type {
   FinishReason,
   Model,
@@ -22,12 +23,13 @@ import {
   callPolicy,
   callWithRetriesFor,
   type ProviderCallOptions,
+  restartEvent,
   streamWithRetries,
 } from './provider-call.js';
 import { raceAbort, sdkErrorClassesOf, toSwarmError } from './provider-error.js';
 import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
-import { toolCallFromJson } from './tool-arguments.js';
-import { estimateUsage } from './usage-estimate.js';
+import { toolCallFromInput, toolCallFromJson } from './tool-arguments.js';
+import { checkedUsage, reportedCount } from './usage-estimate.js';
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 
@@ -85,6 +87,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
   const policy = callPolicy(provider, options);
   let sdk: AnthropicSdk | undefined;
   let client = options.client;
+  // A client the user made holds its key (every Stainless SDK client keeps `apiKey`).
+  registerSecret((client as { apiKey?: unknown } | undefined)?.apiKey);
   const getClient = async (): Promise<AnthropicMessagesClient> => {
     const settings = client
       ? undefined
@@ -160,7 +164,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     async *stream(request) {
       const params = toMessageParams(model, request, defaultMaxTokens);
       const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-        const blocks = new Map<number, { id: string; name: string; json: string }>();
+        const blocks = new Map<number, { id: string; name: string; json: string; input: unknown }>();
         let text = '';
         const toolCalls: ToolCall[] = [];
         let usage: AnthropicUsage | undefined;
@@ -184,8 +188,9 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               if (event.content_block.type === 'tool_use') {
                 assertToolUse(event.content_block, provider);
                 const { id, name, input } = event.content_block;
-                const hasInput = typeof input === 'object' && input !== null && Object.keys(input).length > 0;
-                blocks.set(event.index, { id, name, json: hasInput ? JSON.stringify(input) : '' });
+                // The input usually streams as JSON deltas after an empty `{}`; what the start block
+                // holds is used when no delta follows.
+                blocks.set(event.index, { id, name, json: '', input });
               } else if (event.content_block.type === 'text' && event.content_block.text) {
                 text += event.content_block.text;
                 yield { type: 'text-delta', delta: event.content_block.text };
@@ -204,7 +209,10 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               const block = blocks.get(event.index);
               if (block) {
                 blocks.delete(event.index);
-                const toolCall = toolCallFromJson(block.id, block.name, block.json);
+                const toolCall =
+                  block.json === ''
+                    ? toolCallFromInput(block.id, block.name, block.input ?? {})
+                    : toolCallFromJson(block.id, block.name, block.json);
                 toolCalls.push(toolCall);
                 yield { type: 'tool-call', toolCall } satisfies ModelStreamEvent;
               }
@@ -230,13 +238,13 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         const response: ModelResponse = {
           text,
           toolCalls,
-          usage: toUsage(usage) ?? estimateUsage(request, text, toolCalls),
+          usage: checkedUsage(toUsage(usage), request, text, toolCalls),
           finishReason: toFinishReason(stopReason),
           modelId,
         };
         yield { type: 'finish', response };
       };
-      yield* streamWithRetries(policy, request.signal, classify, attempt);
+      yield* streamWithRetries(policy, request.signal, classify, attempt, restartEvent);
     },
   };
 }
@@ -257,13 +265,13 @@ function fromMessage(
     if (block.type === 'text') text += block.text ?? '';
     else if (block.type === 'tool_use') {
       assertToolUse(block, provider);
-      toolCalls.push({ id: block.id, name: block.name, arguments: toArguments(block.input) });
+      toolCalls.push(toolCallFromInput(block.id, block.name, block.input));
     }
   }
   return {
     text,
     toolCalls,
-    usage: toUsage(message.usage) ?? estimateUsage(request, text, toolCalls),
+    usage: checkedUsage(toUsage(message.usage), request, text, toolCalls),
     finishReason: toFinishReason(message.stop_reason),
     modelId: message.model || model,
   };
@@ -357,12 +365,6 @@ function toToolChoice(choice: ToolChoice): NonNullable<AnthropicMessageParams['t
   return { type: 'tool', name: choice.name };
 }
 
-function toArguments(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input)
-    ? (input as Record<string, unknown>)
-    : {};
-}
-
 function mergeUsage(into: AnthropicUsage, delta: AnthropicUsage | null | undefined): AnthropicUsage {
   const merged = { ...into };
   if (!delta) return merged;
@@ -379,14 +381,15 @@ function mergeUsage(into: AnthropicUsage, delta: AnthropicUsage | null | undefin
 /** Anthropic counts cache reads and writes apart from `input_tokens`; swarm counts them all as input. */
 function toUsage(usage: AnthropicUsage | null | undefined): Usage | undefined {
   if (!usage || (usage.input_tokens == null && usage.output_tokens == null)) return undefined;
-  const cachedTokens = usage?.cache_read_input_tokens ?? 0;
-  const inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + cachedTokens;
-  const outputTokens = usage?.output_tokens ?? 0;
+  const cachedTokens = reportedCount(usage.cache_read_input_tokens);
+  const inputTokens =
+    reportedCount(usage.input_tokens) + reportedCount(usage.cache_creation_input_tokens) + cachedTokens;
+  const outputTokens = reportedCount(usage.output_tokens);
   return {
     inputTokens,
     outputTokens,
     cachedTokens,
-    reasoningTokens: usage?.output_tokens_details?.thinking_tokens ?? 0,
+    reasoningTokens: reportedCount(usage.output_tokens_details?.thinking_tokens),
     totalTokens: inputTokens + outputTokens,
   };
 }

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent.js';
 import { AbortError, ModelError } from '../errors.js';
+import type { SwarmEvent } from '../events.js';
 import {
   type MockProviderServer,
   type MockStep,
@@ -167,11 +168,29 @@ describe.each(['openai', 'anthropic'] as const)('faults over %s', (name) => {
     });
   });
 
-  it('stream: a reset after text was delivered fails with a retryable ModelError, not a retry that repeats it', async () => {
+  it('stream: a reset after text was delivered is retried: a restart event, then the whole answer again', async () => {
+    server.enqueue(
+      { fault: 'reset', at: 'mid-body', afterEvents: 4, reply: { text: 'one two three four' } },
+      { text: 'one two three four' },
+    );
+    const events: string[] = [];
+    let finished: ModelResponse | undefined;
+    for await (const event of model().stream!(request)) {
+      events.push(event.type === 'text-delta' ? event.delta : event.type);
+      if (event.type === 'finish') finished = event.response;
+    }
+    const restart = events.indexOf('restart');
+    expect(restart).toBeGreaterThan(0);
+    expect(events.slice(restart + 1, -1).join('')).toBe('one two three four');
+    expect(finished?.text).toBe('one two three four');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('stream: a reset after text was delivered, with no retries left, fails with a retryable ModelError', async () => {
     server.enqueue({ fault: 'reset', at: 'mid-body', afterEvents: 4, reply: { text: 'one two three four' } });
     const deltas: string[] = [];
     const error = await (async () => {
-      for await (const event of model().stream!(request)) {
+      for await (const event of model({ maxRetries: 0 }).stream!(request)) {
         if (event.type === 'text-delta') deltas.push(event.delta);
       }
     })().catch((caught: unknown) => caught);
@@ -179,6 +198,20 @@ describe.each(['openai', 'anthropic'] as const)('faults over %s', (name) => {
     expect(error).toMatchObject({ retryable: true });
     expect(deltas.length).toBeGreaterThan(0);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('an Agent streamed through a reset after some text answers as its run() does, marking the restart', async () => {
+    server.enqueue(
+      { fault: 'reset', at: 'mid-body', afterEvents: 4, reply: { text: 'one two three four' } },
+      { text: 'one two three four' },
+      { text: 'one two three four' },
+    );
+    const events: SwarmEvent[] = [];
+    const agent = new Agent({ name: 'writer', model: model() });
+    const streamed = await agent.run('Count.', { textDeltas: true, onEvent: (e) => events.push(e) });
+    const ran = await agent.run('Count.');
+    expect(streamed.output).toBe(ran.output);
+    expect(events.map((e) => e.type)).toContain('model.restart');
   });
 
   it('stream: a slow stream within timeoutMs completes; one past it fails with a retryable timeout', async () => {
@@ -213,6 +246,33 @@ describe.each(['openai', 'anthropic'] as const)('faults over %s', (name) => {
     // OpenAI sends the broken text as is; Anthropic's wire carries no parsable object at all.
     expect(result.toolCalls[0]?.result).toMatch(/^Invalid arguments/);
   });
+
+  it.each([
+    ['a string', 'word=ab'],
+    ['a JSON array', '["ab"]'],
+  ])(
+    'never runs a tool on arguments the model did not send: %s as the arguments is "Invalid arguments"',
+    async (_, raw) => {
+      const ran: unknown[] = [];
+      // Every field optional: `{}` would pass validation, so only the argument parser can refuse it.
+      const lookup = tool({
+        name: 'lookup',
+        description: 'Looks a word up.',
+        parameters: z.object({ word: z.string().optional() }),
+        execute: (args) => {
+          ran.push(args);
+          return 'found';
+        },
+      });
+      server.enqueue({ toolCalls: [{ name: 'lookup', arguments: raw }] }, { text: 'Done.' });
+      const result = await new Agent({ name: 'reader', model: model(), tools: [lookup] }).run(
+        'Look up "ab".',
+      );
+      expect(ran).toEqual([]);
+      expect(result.toolCalls[0]).toMatchObject({ isError: true });
+      expect(result.toolCalls[0]?.result).toMatch(/^Invalid arguments/);
+    },
+  );
 });
 
 async function waitFor(condition: () => boolean): Promise<void> {

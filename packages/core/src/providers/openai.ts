@@ -20,11 +20,16 @@ import type {
   OpenAIChatToolParam,
   OpenAIUsage,
 } from './openai-client-shape.js';
-import { callWithRetriesFor, type ProviderCallOptions, streamWithRetries } from './provider-call.js';
+import {
+  callWithRetriesFor,
+  type ProviderCallOptions,
+  restartEvent,
+  streamWithRetries,
+} from './provider-call.js';
 import { raceAbort } from './provider-error.js';
 import { validateProviderOptions } from './provider-settings.js';
 import { toolCallFromJson } from './tool-arguments.js';
-import { estimateUsage } from './usage-estimate.js';
+import { checkedUsage, reportedCount } from './usage-estimate.js';
 
 /** Options of `openaiModel`; the same factory serves OpenAI itself and every OpenAI-compatible server. */
 export interface OpenAIModelOptions extends OpenAIConnectionOptions, ProviderCallOptions {
@@ -132,13 +137,13 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
         const response: ModelResponse = {
           text,
           toolCalls,
-          usage: toUsage(usage) ?? estimateUsage(request, text, toolCalls),
+          usage: checkedUsage(toUsage(usage), request, text, toolCalls),
           finishReason: toFinishReason(finishReason),
           modelId,
         };
         yield { type: 'finish', response };
       };
-      yield* streamWithRetries(policy, request.signal, classify, attempt);
+      yield* streamWithRetries(policy, request.signal, classify, attempt, restartEvent);
     },
   };
 }
@@ -164,7 +169,7 @@ function fromCompletion(
   return {
     text,
     toolCalls,
-    usage: toUsage(completion.usage) ?? estimateUsage(request, text, toolCalls),
+    usage: checkedUsage(toUsage(completion.usage), request, text, toolCalls),
     finishReason: toFinishReason(choice.finish_reason),
     modelId: completion.model || model,
   };
@@ -251,14 +256,14 @@ function toToolChoice(choice: ToolChoice): NonNullable<OpenAIChatParams['tool_ch
 /** The reported usage, or undefined when the server reported none. */
 function toUsage(usage: OpenAIUsage | undefined | null): Usage | undefined {
   if (!usage) return undefined;
-  const inputTokens = usage?.prompt_tokens ?? 0;
-  const outputTokens = usage?.completion_tokens ?? 0;
+  const inputTokens = reportedCount(usage.prompt_tokens);
+  const outputTokens = reportedCount(usage.completion_tokens);
   return {
     inputTokens,
     outputTokens,
-    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-    totalTokens: usage?.total_tokens ?? inputTokens + outputTokens,
+    cachedTokens: reportedCount(usage.prompt_tokens_details?.cached_tokens),
+    reasoningTokens: reportedCount(usage.completion_tokens_details?.reasoning_tokens),
+    totalTokens: usage.total_tokens == null ? inputTokens + outputTokens : reportedCount(usage.total_tokens),
   };
 }
 

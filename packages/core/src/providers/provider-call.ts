@@ -1,5 +1,6 @@
 import { AbortError, ModelError, type SwarmError } from '../errors.js';
 import { abortableDelay, type LinkedSignal, linkSignal, raceSignal } from '../linked-signal.js';
+import type { ModelStreamEvent } from '../types.js';
 
 /** The SDK's own default timeout of one HTTP attempt: 10 minutes. */
 export const DEFAULT_TIMEOUT_MS = 600_000;
@@ -279,9 +280,16 @@ async function retry<A, R, T>(
   }
 }
 
+/** The `restart` event of a model stream, for `streamWithRetries`. */
+export function restartEvent(): ModelStreamEvent {
+  return { type: 'restart' };
+}
+
 /**
  * The streaming twin of `callWithRetries`: an attempt that fails before it yields anything is
- * retried; one that fails after yielding rethrows (a retry would repeat what the consumer has).
+ * retried. One that fails after yielding is retried too when `restart` is given: its event is
+ * yielded first, telling the consumer to drop what the cut attempt streamed (the whole answer
+ * streams again); without `restart` it rethrows (a retry would repeat what the consumer has).
  * Each attempt runs on its own signal, as with `callWithRetries`; hand it to the client, and race
  * the stream's creation with it (`raceAbort`) if the client may not heed it.
  *
@@ -299,6 +307,7 @@ export async function* streamWithRetries<E>(
   callerSignal: AbortSignal | undefined,
   classify: ClassifyError,
   attempt: (signal: AbortSignal, attempt: number) => AsyncIterable<E>,
+  restart?: () => E,
 ): AsyncGenerator<E> {
   const call = callScope(callerSignal, policy.deadlineMs);
   const started = Date.now();
@@ -318,8 +327,9 @@ export async function* streamWithRetries<E>(
       } finally {
         current.release();
       }
-      if (yielded > 0) throw failure;
+      if (yielded > 0 && restart === undefined) throw failure;
       await waitBeforeRetry(failure, index, policy, started, callerSignal, call);
+      if (yielded > 0) yield restart!();
     }
   } finally {
     call?.release();

@@ -1,5 +1,6 @@
 import { AbortError, ModelError, SwarmError } from '../errors.js';
 import { raceSignal } from '../linked-signal.js';
+import { redactSecrets } from '../redact-secrets.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -49,10 +50,11 @@ export function toSwarmError(
 ): SwarmError {
   const { provider, signal, sdk, timeoutMs } = details;
   if (SwarmError.isInstance(error)) return error;
+  hideSecrets(error);
   if (signal?.aborted || (sdk && error instanceof sdk.APIUserAbortError)) {
     return new AbortError(`The ${provider} call was aborted.`, { cause: signal?.reason ?? error });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = redactSecrets(error instanceof Error ? error.message : String(error));
   if (sdk && error instanceof sdk.APIConnectionTimeoutError) {
     const after = timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`;
     return new ModelError(`${provider}: the request timed out${after}.`, {
@@ -92,7 +94,7 @@ export function toSwarmError(
     });
   }
   if (isNetworkError(error)) {
-    return new ModelError(`${provider}: connection failed: ${networkMessage(error)}`, {
+    return new ModelError(`${provider}: connection failed: ${redactSecrets(networkMessage(error))}`, {
       provider,
       retryable: true,
       cause: error,
@@ -107,6 +109,25 @@ export function toSwarmError(
     });
   }
   return new ModelError(`${provider}: ${message}`, { provider, retryable: false, cause: error });
+}
+
+// The SDK's error is kept as the cause, which loggers print too: its message and the fields it
+// parsed from the body (`error`, `apiMessage`, ...) must not carry a key either.
+function hideSecrets(error: unknown): void {
+  if (!(error instanceof Error)) return;
+  const fields = error as unknown as Record<string, unknown>;
+  for (const name of ['message', ...Object.keys(error)]) {
+    const value = fields[name];
+    if (name === 'cause' || name === 'headers' || value === null || value === undefined) continue;
+    const text =
+      typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : undefined;
+    if (text === undefined || redactSecrets(text) === text) continue;
+    try {
+      fields[name] = typeof value === 'string' ? redactSecrets(text) : JSON.parse(redactSecrets(text));
+    } catch {
+      // A read-only field stays as it is; the ModelError's own message is redacted regardless.
+    }
+  }
 }
 
 const networkErrorCodes = new Set([

@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { isTimerMs, MAX_TIMER_MS } from '../option-checks.js';
+import { registerSecret } from '../redact-secrets.js';
 
 /** Where a provider finds its key and endpoint: explicit options first, then environment variables. */
 export interface ProviderSettingsInput {
@@ -29,6 +30,7 @@ export function resolveProviderSettings(input: ProviderSettingsInput): {
   baseURL: string | undefined;
 } {
   const apiKey = input.apiKey ?? readEnv(input.apiKeyEnv);
+  registerSecret(apiKey);
   if (!apiKey && input.requireApiKey) {
     throw new ConfigError(
       `Missing API key for ${input.provider}: set the ${input.apiKeyEnv} environment variable or pass the apiKey option.`,
@@ -89,6 +91,8 @@ export function lazyClient<C>(
   create: (settings: { apiKey: string; baseURL: string | undefined }) => C,
 ): () => C {
   let client = input.client;
+  // A client the user made holds its key (every Stainless SDK client keeps `apiKey`).
+  registerSecret((client as { apiKey?: unknown } | undefined)?.apiKey);
   return () => {
     client ??= create(resolveProviderSettings(input));
     return client;

@@ -33,3 +33,36 @@ export function estimateUsage(request: ModelRequest, text: string, toolCalls: re
     estimated: true,
   };
 }
+
+const usageCounts = [
+  'inputTokens',
+  'outputTokens',
+  'cachedTokens',
+  'reasoningTokens',
+  'totalTokens',
+] as const;
+
+/**
+ * The usage a provider reported when every count is a finite non-negative number; otherwise (or
+ * when it reported none) the estimate, flagged `estimated`. A response is outside data: a string or
+ * markup in a usage field must never reach totals, budgets, traces or reports.
+ */
+export function checkedUsage(
+  reported: Usage | undefined,
+  request: ModelRequest,
+  text: string,
+  toolCalls: readonly ToolCall[],
+): Usage {
+  if (reported !== undefined && usageCounts.every((key) => isCount(reported[key]))) return reported;
+  return estimateUsage(request, text, toolCalls);
+}
+
+/** A count as reported: absent is 0, a bad value is NaN so that whatever is computed from it fails `checkedUsage`. */
+export function reportedCount(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  return isCount(value) ? value : Number.NaN;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}

@@ -13,13 +13,16 @@ const anthropicStopReasons: Record<FinishReason, string> = {
 };
 
 /** Anthropic reports cache reads apart from `input_tokens`; neutral usage counts them inside. */
+// A count that is not a count (a test sending a hostile value) goes on the wire as it was given.
 function anthropicUsage(usage: Usage) {
+  const numbers =
+    typeof usage.inputTokens === 'number' && usage.inputTokens >= 0 && typeof usage.cachedTokens === 'number';
   return {
-    input_tokens: Math.max(0, usage.inputTokens - usage.cachedTokens),
+    input_tokens: numbers ? Math.max(0, usage.inputTokens - usage.cachedTokens) : usage.inputTokens,
     output_tokens: usage.outputTokens,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: usage.cachedTokens,
-    output_tokens_details: usage.reasoningTokens > 0 ? { thinking_tokens: usage.reasoningTokens } : null,
+    output_tokens_details: usage.reasoningTokens !== 0 ? { thinking_tokens: usage.reasoningTokens } : null,
   };
 }
 
@@ -27,8 +30,8 @@ function anthropicContent(reply: ResolvedReply) {
   const content: Record<string, unknown>[] = [];
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const call of reply.toolCalls) {
-    const input = typeof call.input === 'string' ? {} : call.input;
-    content.push({ type: 'tool_use', id: call.id, name: call.name, input });
+    // Raw-text arguments go out as the input itself: a `tool_use.input` that is not an object.
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
   }
   return content;
 }

@@ -7,7 +7,10 @@ import { sendEmbeddings } from './mock-embeddings.js';
 import { openaiCompletion, sendOpenAIStream } from './mock-openai-wire.js';
 import { noRetry, pause, resetAfterFlush, resolveReply, sendError, sendJson } from './mock-wire.js';
 
-/** A tool call the mock model makes; `arguments` may be raw text to simulate broken JSON. */
+/**
+ * A tool call the mock model makes; `arguments` may be raw text to simulate broken JSON (sent as
+ * is: as OpenAI's argument text, Anthropic's streamed input deltas, or a non-object `tool_use.input`).
+ */
 export interface MockToolCall {
   name: string;
   arguments: Record<string, unknown> | string;
@@ -34,8 +37,11 @@ export interface MockReply {
 export type MockFault =
   /** 429 with `Retry-After` and `retry-after-ms` headers (default: 1 second). */
   | { fault: 'rate-limit'; retryAfterSeconds?: number; retryAfterMs?: number }
-  /** 500 (or `status`); `retryAfterMs` adds a `retry-after-ms` header so retries do not wait their default backoff. */
-  | { fault: 'server-error'; status?: number; retryAfterMs?: number }
+  /**
+   * 500 (or `status`); `retryAfterMs` adds a `retry-after-ms` header so retries do not wait their
+   * default backoff; `message` is the error body's message (a 401 that echoes the key, say).
+   */
+  | { fault: 'server-error'; status?: number; retryAfterMs?: number; message?: string }
   /** Never answers, until the client disconnects or the server closes. */
   | { fault: 'hang' }
   /** 200 with a body that is not valid JSON (or a broken SSE event when streaming). */
@@ -302,7 +308,7 @@ function sendFault(res: ServerResponse, api: MockApi, fault: MockFault, stream: 
         api,
         fault.status ?? 500,
         api === 'anthropic' ? 'api_error' : 'server_error',
-        'mockProviderServer: server error',
+        fault.message ?? 'mockProviderServer: server error',
         headers,
       );
       return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.js';
+import { nonEmptyAnswer } from '../empty-answer.js';
 import { isAbort } from '../errors.js';
 import { runMember } from '../member.js';
 import { RunContext, type RunOptions } from '../run-context.js';
@@ -21,7 +22,8 @@ type Flaw =
   | 'miscounts'
   | 'ignores-tools'
   | 'pause-as-failure'
-  | 'no-journal-totals';
+  | 'no-journal-totals'
+  | 'passes-empty';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
@@ -62,7 +64,10 @@ class Relay extends BaseTopology {
     let text = task;
     for (const agent of this.#agents) {
       try {
-        text = (await runMember(agent, text, context)).output;
+        const given = text;
+        const answer = () => runMember(agent, given, context);
+        const final = agent === this.#agents.at(-1) && this.flaw !== 'passes-empty';
+        text = (await (final ? nonEmptyAnswer(agent.name, context, answer) : answer())).output;
       } catch (error) {
         const reason = budgetStop(error);
         if (reason && this.flaw === 'ignores-budget') {
@@ -150,6 +155,13 @@ describe('topologyConformance catches a broken topology', () => {
   it('fails a topology whose result does not say how many calls were replayed', async () => {
     expect(await failures('no-journal-totals')).toEqual([
       'a run cut short resumes from its journal without making its finished calls again',
+    ]);
+  });
+
+  it('fails a topology that passes an empty final answer off as success', async () => {
+    expect(await failures('passes-empty')).toEqual([
+      'a final answer that comes back empty once is asked for again, and the run answers',
+      'a final answer that stays empty fails the run (NO_ANSWER) or is marked, never passed off as success',
     ]);
   });
 

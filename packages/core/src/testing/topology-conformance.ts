@@ -7,7 +7,7 @@ import { nodeBuiltin } from '../node-builtin.js';
 import { RunContext } from '../run-context.js';
 import { type Tool, tool } from '../tool.js';
 import type { Topology, TopologyResult } from '../topology.js';
-import type { Model, ModelRequest, ModelResponse } from '../types.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
 import { autoModel, CountingModel } from './auto-model.js';
 import { nextTurn } from './next-turn.js';
 
@@ -40,6 +40,11 @@ export interface TopologyConformanceOptions<R extends TopologyResult = TopologyR
    * run never reaches the suite's approval tool fails that check.
    */
   noTools?: string;
+  /**
+   * Why this topology's answer is not the prose of a final member (it is built from structured
+   * calls, or from several members): the empty-answer checks are then skipped and name this reason.
+   */
+  noFinalAnswer?: string;
 }
 
 /** One check of the suite: a name that says what it proves, and a function that throws if it does not hold. */
@@ -59,11 +64,13 @@ export class ConformanceError extends Error {
 /**
  * The checks every topology passes (DESIGN 3.6, 3.7), as plain async functions so any test runner
  * can run them (`topologyConformanceTests` in `@swarm/core/testing/vitest` wraps them for vitest):
- * run and stream agree; the trace opens with `run.start` and closes with `run.end`; usage and calls
+ * run and stream agree, also when streamed answers restart after a connection reset; the trace opens with `run.start` and closes with `run.end`; usage and calls
  * equal what the model saw; an abort rejects with `AbortError` promptly and leaves no listener or
  * timer; a `maxCalls` budget is never exceeded; a parent's budget and trace cover a nested run; a
  * run cut short resumes from its journal without repeating a finished call; a member's tool that
- * needs approval pauses the run (`run.paused`) and approving resumes it to the same answer.
+ * needs approval pauses the run (`run.paused`) and approving resumes it to the same answer; a final
+ * answer that comes back empty is asked for once more, and one that stays empty fails the run
+ * (`NO_ANSWER`) or is marked, never passed off as success.
  */
 export function topologyConformance<R extends TopologyResult>(
   options: TopologyConformanceOptions<R>,
@@ -80,12 +87,27 @@ export function topologyConformance<R extends TopologyResult>(
     return { model, events, result };
   };
 
+  // An ordinary run, and the index of its last prose answer (a call answered with text and no
+  // tool call): the final member's answer, which the empty-answer checks blank.
+  const finalAnswerRun = async () => {
+    const recorder = new BlankingModel(options.model?.() ?? autoModel(), -1, 0);
+    await create(recorder).run(task);
+    const last = recorder.lastProse;
+    expect(
+      last >= 0,
+      "the run made no prose call: set noFinalAnswer with the reason its answer is not a final member's text",
+    );
+    return { last };
+  };
+
   return [
     {
       name: 'run and stream give the same result',
       run: async () => {
         const ran = await create(freshModel()).run(task);
-        const stream = create(freshModel()).stream(task);
+        // Every streamed answer breaks after its first piece and is made again (a connection reset
+        // the provider retried): the stream must still end with run()'s result.
+        const stream = create(new RestartingModel(freshModel())).stream(task);
         const types: string[] = [];
         for await (const event of stream) types.push(event.type);
         const streamed = await stream.result;
@@ -276,6 +298,56 @@ export function topologyConformance<R extends TopologyResult>(
       },
     },
     {
+      name: 'a final answer that comes back empty once is asked for again, and the run answers',
+      run: async () => {
+        if (options.noFinalAnswer !== undefined) {
+          console.info(`empty-answer check skipped: ${options.noFinalAnswer}`);
+          return;
+        }
+        const { last } = await finalAnswerRun();
+        const model = new CountingModel(new BlankingModel(options.model?.() ?? autoModel(), last, 1));
+        const outcome = await create(model)
+          .run(task)
+          .then(
+            (result) => ({ result }),
+            (error: unknown) => ({ error }),
+          );
+        expect(
+          'result' in outcome,
+          `the final answer (call ${last + 1}) came back empty once and the run failed with ${'error' in outcome ? describe(outcome.error) : ''} instead of asking again`,
+        );
+        expect(
+          outcome.result.output.trim() !== '' && outcome.result.interrupted !== true,
+          'after one empty final answer the run did not answer: the empty answer was not asked for again',
+        );
+      },
+    },
+    {
+      name: 'a final answer that stays empty fails the run (NO_ANSWER) or is marked, never passed off as success',
+      run: async () => {
+        if (options.noFinalAnswer !== undefined) return;
+        const { last } = await finalAnswerRun();
+        const model = new CountingModel(new BlankingModel(options.model?.() ?? autoModel(), last, Infinity));
+        const outcome = await create(model)
+          .run(task)
+          .then(
+            (result) => ({ result }),
+            (error: unknown) => ({ error }),
+          );
+        if ('error' in outcome) {
+          expect(
+            SwarmError.isInstance(outcome.error) && outcome.error.code === 'NO_ANSWER',
+            `a final member that answers empty ended the run with ${describe(outcome.error)}, not a NO_ANSWER error`,
+          );
+        } else {
+          expect(
+            outcome.result.output.trim() !== '' || outcome.result.interrupted === true,
+            'a final member answered empty twice and the run resolved with an empty output, not marked interrupted',
+          );
+        }
+      },
+    },
+    {
       name: 'a member whose tool needs approval pauses the whole run, and approving resumes it to the same answer',
       run: async () => {
         if (options.noTools !== undefined) {
@@ -443,6 +515,66 @@ class CuttingModel implements Model {
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+}
+
+/**
+ * A model that answers `count` prose calls from call index `from` on with empty text (the rest as
+ * `model` does), and records the index of the last prose answer it gave.
+ */
+class BlankingModel implements Model {
+  readonly id: string;
+  lastProse = -1;
+  readonly #model: Model;
+  readonly #from: number;
+  #left: number;
+  #calls = 0;
+
+  constructor(model: Model, from: number, count: number) {
+    this.#model = model;
+    this.id = model.id;
+    this.#from = from;
+    this.#left = count;
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    const index = this.#calls++;
+    const response = await this.#model.generate(request);
+    if (response.toolCalls.length > 0 || response.text.trim() === '') return response;
+    this.lastProse = index;
+    if (index < this.#from || this.#left <= 0) return response;
+    this.#left -= 1;
+    return { ...response, text: '' };
+  }
+}
+
+/**
+ * A streaming model over `model`: each streamed answer yields its first piece, then `restart`
+ * (the connection broke and the provider made the call again), then the whole answer.
+ */
+class RestartingModel implements Model {
+  readonly id: string;
+  readonly #model: Model;
+
+  constructor(model: Model) {
+    this.#model = model;
+    this.id = model.id;
+  }
+
+  generate(request: ModelRequest): Promise<ModelResponse> {
+    return this.#model.generate(request);
+  }
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const response = await this.#model.generate(request);
+    const pieces = response.text.split(/(?<= )/);
+    if (pieces.length > 1) {
+      yield { type: 'text-delta', delta: `${pieces[0]!}(cut) ` };
+      yield { type: 'restart' };
+    }
+    for (const piece of pieces) if (piece !== '') yield { type: 'text-delta', delta: piece };
+    for (const toolCall of response.toolCalls) yield { type: 'tool-call', toolCall };
+    yield { type: 'finish', response };
   }
 }
 

@@ -434,15 +434,21 @@ describe('CoordinatedTreeOfThoughts: synthesis', () => {
     expect(result.output).toBe('answer from root-1, root-2');
   });
 
-  it('throws when the synthesizer answers with nothing instead of returning an empty answer', async () => {
+  it('asks the synthesizer once more, then fails with EmptyAnswerError, when it answers with nothing', async () => {
     const team = scriptedTeam({ '': ['A'] });
+    const synthesizer = new ScriptedModel([], { fallback: reply('  ') });
     const tot = new CoordinatedTreeOfThoughts({
-      models: { ...team.models, synthesizer: new ScriptedModel([], { fallback: reply('  ') }) },
+      models: { ...team.models, synthesizer },
       maxDepth: 1,
       initialThoughts: 1,
     });
 
-    await expect(tot.run(task)).rejects.toThrow(/The synthesizer returned an empty answer/);
+    await expect(tot.run(task)).rejects.toMatchObject({
+      name: 'EmptyAnswerError',
+      code: 'NO_ANSWER',
+      attempts: 2,
+    });
+    expect(synthesizer.calls).toHaveLength(2);
   });
 
   it('throws when the synthesizer fails instead of returning an error string as the answer', async () => {

@@ -1,4 +1,4 @@
-import { type Agent, generateObject, type RunContext, runMember } from '@swarm/core';
+import { type Agent, generateObject, nonEmptyAnswer, type RunContext, runMember } from '@swarm/core';
 import { z } from 'zod';
 import type { CoordinatedThoughtNode, EvaluatorRole, ThoughtEvaluation } from './coordinated-node.js';
 import type { RolePlayer } from './coordinated-options.js';
@@ -95,9 +95,10 @@ export async function evaluate(
 /** The Synthesizer: the final answer from the selected nodes. A failure (budget included) propagates. */
 export async function synthesize(run: CoordinatedRun, nodes: SynthesisNode[]): Promise<string> {
   const prompt = synthesisPrompt(run.task, nodes);
-  const answer = await play(run.options.synthesizer, prompt, run.context('synthesizer'));
-  if (answer.trim() === '') throw new Error('The synthesizer returned an empty answer.');
-  return answer;
+  const context = run.context('synthesizer');
+  const player = run.options.synthesizer;
+  const name = player.kind === 'agent' ? player.agent.name : player.topology.name;
+  return nonEmptyAnswer(name, context, () => play(player, prompt, context));
 }
 
 // A structured role's call: the agent's model and settings, its instructions or the role's prompt.
