@@ -23,8 +23,10 @@ import {
   pathKeyOf,
   RunContext,
   type RunOptions,
+  type RunTally,
   rootOf,
   startDirectCall,
+  withTally,
 } from './run-context.js';
 import { approvalId, type RunJournal } from './run-journal.js';
 import { isRunStop } from './run-stop.js';
@@ -95,8 +97,14 @@ export interface AgentResult {
   output: string;
   /** The new turns of this run (assistant turns, tool calls and results), not the input. */
   messages: Message[];
+  /** Tokens of the whole run: the agent's own calls and every run its tools started (`asTool`). */
   usage: Usage;
+  /** Model calls of the whole run, the runs its tools started included. */
   llmCalls: number;
+  /** Of `usage`, the agent's own calls. */
+  ownUsage: Usage;
+  /** Of `llmCalls`, the agent's own calls (the turns of its tool loop). */
+  ownLlmCalls: number;
   /** Of `llmCalls`, how many were answered from the run's journal (no provider call). */
   replayedCalls: number;
   /** Of `llmCalls`, how many went to the model. */
@@ -355,6 +363,8 @@ export class Agent {
         messages: [{ role: 'assistant', content: response.text }],
         usage: addUsage(emptyUsage(), response.usage),
         llmCalls: 1,
+        ownUsage: addUsage(emptyUsage(), response.usage),
+        ownLlmCalls: 1,
         replayedCalls: replayed,
         liveCalls: 1 - replayed,
         toolCalls: [],
@@ -384,31 +394,38 @@ export class Agent {
         messages: [],
         usage: emptyUsage(),
         llmCalls: 0,
+        ownUsage: emptyUsage(),
+        ownLlmCalls: 0,
         replayedCalls: 0,
         liveCalls: 0,
         toolCalls: [],
       };
+      // The tools run in a view of the run that tallies the runs they start (asTool), so the
+      // result's totals include them whether this run has a context of its own or shares one.
+      const { context: toolContext, tally } = withTally(context);
+      let ownReplayed = 0;
       let response = first;
       for (let turn = 1; ; turn++) {
-        result.llmCalls = turn;
-        if (journal?.wasReplayed(response)) result.replayedCalls += 1;
-        result.liveCalls = turn - result.replayedCalls;
-        addUsage(result.usage, response.usage);
+        result.ownLlmCalls = turn;
+        if (journal?.wasReplayed(response)) ownReplayed += 1;
+        addUsage(result.ownUsage, response.usage);
         result.output = response.text;
         if (response.toolCalls.length === 0) {
           result.messages.push({ role: 'assistant', content: response.text });
+          withTotals(result, ownReplayed, tally);
           this.#ended(context, options, response.text);
           return result;
         }
         result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
         if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
-        const records = await this.#runTools(response, byName, context);
+        const records = await this.#runTools(response, byName, toolContext);
         for (const record of records) {
           result.toolCalls.push(record);
           result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
           if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
         }
         if (result.endedBy) {
+          withTotals(result, ownReplayed, tally);
           if (this.#ownsJournal(context, options)) context.finishJournal();
           context.emit({
             type: 'agent.end',
@@ -720,6 +737,14 @@ function settledRecords(
   if (pending.length > 0) throw new RunPausedError(pending);
   if (stop !== undefined) throw (stop as { error: unknown }).error;
   return records;
+}
+
+// Fills a result's totals: the agent's own calls plus the runs its tools started.
+function withTotals(result: AgentResult, ownReplayed: number, nested: RunTally): void {
+  result.llmCalls = result.ownLlmCalls + nested.llmCalls;
+  result.usage = addUsage({ ...result.ownUsage }, nested.usage);
+  result.replayedCalls = ownReplayed + nested.replayedCalls;
+  result.liveCalls = result.llmCalls - result.replayedCalls;
 }
 
 const noRunOptions: AgentRunOptions = Object.freeze({});

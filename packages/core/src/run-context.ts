@@ -109,6 +109,21 @@ export let pathKeyOf: (context: RunContext) => string;
 /** The outermost run of `context`'s tree. Internal to the package. */
 export let rootOf: (context: RunContext) => RunContext;
 
+/** Calls, replayed calls and usage counted for one part of a run (see `withTally`). */
+export interface RunTally {
+  llmCalls: number;
+  replayedCalls: number;
+  usage: Usage;
+}
+
+/**
+ * The same run, with a tally of its own: every call made through the returned context, and by every
+ * run nested in it, is counted in the tally as well as in the run's totals. An Agent running in a
+ * topology's shared context gives its tools one, so its result counts the runs its tools started
+ * and not its siblings' calls. Internal to the package.
+ */
+export let withTally: (context: RunContext) => { context: RunContext; tally: RunTally };
+
 /**
  * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
  * and hand it to every agent call, so that budget and usage cover all agents together. Given a
@@ -143,6 +158,8 @@ export class RunContext {
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
   // The run whose totals this one counts into: itself, or for a view (`withSignal`) the run it views.
   #root: RunContext = this;
+  // Tallies of parts of the run that calls through this context also count in (see withTally).
+  #tallies: readonly RunTally[] = noTallies;
   #llmCalls = 0;
   #replayedCalls = 0;
   #callSequence = 0;
@@ -210,19 +227,26 @@ export class RunContext {
    */
   withSignal(signal: AbortSignal | undefined): RunContext {
     if (!signal || signal === this.signal) return this;
+    return this.#view(joinSignals(this.signal, signal));
+  }
+
+  // This run seen through another object (same id, path, events, budget, limiter, journal and
+  // totals), with `signal` as its signal.
+  #view(signal: AbortSignal | undefined): RunContext {
     const view = new RunContext({
       parent: this.parent,
       ...(this.parentToolCallId !== undefined && { parentToolCallId: this.parentToolCallId }),
       runId: this.runId,
       topology: this.topology,
       name: this.#name,
-      signal: joinSignals(this.signal, signal),
+      signal,
       limiter: this.limiter,
       budget: this.budget,
       textDeltas: this.textDeltas,
       onEvent: this.#onEvent,
     });
     view.#root = this.#root;
+    view.#tallies = this.#tallies;
     // Not from options: the view of an outermost run holds that run's journal, not a new one.
     view.#journal = this.#journal;
     return view;
@@ -340,7 +364,10 @@ export class RunContext {
 
   // Counts calls in this run and every ancestor, so a nested run's calls are the parent's too.
   #countCalls(delta: number): void {
-    for (let run: RunContext | undefined = this; run; run = run.parent) run.#root.#llmCalls += delta;
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      run.#root.#llmCalls += delta;
+      for (const tally of run.#tallies) tally.llmCalls += delta;
+    }
   }
 
   static {
@@ -350,6 +377,12 @@ export class RunContext {
       normalizeError(error, request.signal ?? context.signal, model.id);
     journalOf = (context) => context.#journal;
     pathKeyOf = (context) => context.#journalPath();
+    withTally = (context) => {
+      const tally: RunTally = { llmCalls: 0, replayedCalls: 0, usage: emptyUsage() };
+      const view = context.#view(context.signal);
+      view.#tallies = [tally, ...context.#tallies];
+      return { context: view, tally };
+    };
     rootOf = (context) => {
       let run = context;
       while (run.parent) run = run.parent;
@@ -398,7 +431,10 @@ export class RunContext {
     const refusal = this.#refusal();
     if (refusal !== undefined) throw refusal.error;
     this.#countCalls(1);
-    for (let run: RunContext | undefined = this; run; run = run.parent) run.#root.#replayedCalls += 1;
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      run.#root.#replayedCalls += 1;
+      for (const tally of run.#tallies) tally.replayedCalls += 1;
+    }
     const sequence = ++this.#root.#callSequence;
     if (this.#listened) {
       this.emit({
@@ -517,7 +553,10 @@ export class RunContext {
 
   // Adds a response's usage to this run's totals and every ancestor's.
   #counted(response: ModelResponse): ModelResponse {
-    for (let run: RunContext | undefined = this; run; run = run.parent) addUsage(run.usage, response.usage);
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      addUsage(run.usage, response.usage);
+      for (const tally of run.#tallies) addUsage(tally.usage, response.usage);
+    }
     return response;
   }
 
@@ -628,6 +667,7 @@ function joinSignals(parent: AbortSignal | undefined, own: AbortSignal | undefin
 }
 
 const noBudget: Budget = Object.freeze({});
+const noTallies: readonly RunTally[] = Object.freeze([]);
 
 function validateBudget(budget: Budget | undefined): Budget {
   if (budget === undefined) return noBudget;

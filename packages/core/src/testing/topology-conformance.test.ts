@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agent.js';
+import { Agent, type AgentResult } from '../agent.js';
 import { isAbort } from '../errors.js';
 import { runMember } from '../member.js';
 import { RunContext, type RunOptions } from '../run-context.js';
 import type { Tool } from '../tool.js';
 import { BaseTopology, type TopologyResult } from '../topology.js';
 import { budgetStop, runTopology } from '../topology-run.js';
-import type { Model } from '../types.js';
+import type { Model, Usage } from '../types.js';
+import { addUsage, emptyUsage } from '../usage.js';
 import { autoModel } from './auto-model.js';
 import { type ConformanceCheck, ConformanceError, topologyConformance } from './topology-conformance.js';
 import { topologyConformanceTests } from './vitest.js';
@@ -21,13 +22,16 @@ type Flaw =
   | 'miscounts'
   | 'ignores-tools'
   | 'pause-as-failure'
-  | 'no-journal-totals';
+  | 'no-journal-totals'
+  | 'own-totals';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
   readonly type = 'Relay';
   readonly name = 'relay';
   readonly #agents: Agent[];
+  // What the members' own calls came to (the 'own-totals' flaw reports this as the run's totals).
+  readonly #own = { llmCalls: 0, usage: emptyUsage() as Usage };
   constructor(
     model: Model,
     readonly flaw: Flaw = 'none',
@@ -46,6 +50,13 @@ class Relay extends BaseTopology {
         ({ replayedCalls: _r, liveCalls: _l, ...rest }) => rest,
       );
     }
+    if (this.flaw === 'own-totals') {
+      return runTopology(this, { task }, options, (c) => this.#body(task, c)).then((result) => ({
+        ...result,
+        llmCalls: this.#own.llmCalls,
+        usage: this.#own.usage,
+      }));
+    }
     if (this.flaw === 'no-run-end') {
       const context = new RunContext({ ...options, topology: this.type });
       context.emit({ type: 'run.start' });
@@ -62,7 +73,10 @@ class Relay extends BaseTopology {
     let text = task;
     for (const agent of this.#agents) {
       try {
-        text = (await runMember(agent, text, context)).output;
+        const ran = await runMember(agent, text, context);
+        text = ran.output;
+        this.#own.llmCalls += (ran.result as AgentResult).ownLlmCalls;
+        addUsage(this.#own.usage, (ran.result as AgentResult).ownUsage);
       } catch (error) {
         const reason = budgetStop(error);
         if (reason && this.flaw === 'ignores-budget') {
@@ -136,11 +150,20 @@ describe('topologyConformance catches a broken topology', () => {
     expect(await failures('miscounts')).toContain('usage and llmCalls equal what the model saw');
   });
 
+  it('fails a topology whose totals leave out the runs nested in its members', async () => {
+    expect(await failures('own-totals')).toEqual([
+      "usage and llmCalls include the runs a member's tool nests in the run",
+    ]);
+  });
+
   const pausing =
     'a member whose tool needs approval pauses the whole run, and approving resumes it to the same answer';
 
   it('fails a topology that does not give its members the tools', async () => {
-    expect(await failures('ignores-tools')).toEqual([pausing]);
+    expect(await failures('ignores-tools')).toEqual([
+      "usage and llmCalls include the runs a member's tool nests in the run",
+      pausing,
+    ]);
   });
 
   it("fails a topology that records a member's pause as its failure", async () => {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { Agent } from '../agent.js';
 import type { Approvals } from '../approval.js';
+import { asTool } from '../as-tool.js';
 import { AbortError, isPause, type RunPausedError, SwarmError } from '../errors.js';
 import type { SwarmEvent } from '../events.js';
 import { memoryJournal } from '../journal.js';
@@ -124,6 +126,33 @@ export function topologyConformance<R extends TopologyResult>(
           `result.llmCalls is ${result.llmCalls}; the model saw ${model.calls} calls`,
         );
         expectEqual(result.usage, model.usage, 'result.usage differs from the usage the model reported');
+      },
+    },
+    {
+      name: "usage and llmCalls include the runs a member's tool nests in the run",
+      run: async () => {
+        if (options.noTools !== undefined) {
+          console.info(`nested totals check skipped: ${options.noTools}`);
+          return;
+        }
+        const model = new CountingModel(
+          new ToolAskingModel(nestedToolName, options.model?.() ?? autoModel()),
+        );
+        const nested = { count: 0 };
+        const result = await create(model, [nestedTool(model, nested)]).run(task);
+        expect(
+          nested.count > 0,
+          'no member ran the tool given to create: give options.tools to at least one member that runs (or set noTools with the reason it cannot take tools)',
+        );
+        expect(
+          result.llmCalls === model.calls,
+          `result.llmCalls is ${result.llmCalls}; the model saw ${model.calls} calls, ${nested.count} of them in runs nested in a tool`,
+        );
+        expectEqual(
+          result.usage,
+          model.usage,
+          'result.usage differs from the usage the model reported, nested runs included',
+        );
       },
     },
     {
@@ -282,7 +311,8 @@ export function topologyConformance<R extends TopologyResult>(
           console.info(`pausing check skipped: ${options.noTools}`);
           return;
         }
-        const pausing = () => new CountingModel(new ApprovalAskingModel(options.model?.() ?? autoModel()));
+        const pausing = () =>
+          new CountingModel(new ToolAskingModel(approvalToolName, options.model?.() ?? autoModel()));
         const unasked = { count: 0 };
         const baselineModel = pausing();
         const baseline = await create(baselineModel, [approvalTool(false, unasked)]).run(task);
@@ -375,34 +405,59 @@ function approvalTool(needsApproval: boolean, executed: { count: number }): Tool
   });
 }
 
+/** The tool the nested totals check gives the members: an agent on the suite's model, as a tool. */
+const nestedToolName = 'conformance_nested';
+
+function nestedTool(model: Model, called: { count: number }): Tool {
+  const inner = asTool(new Agent({ name: 'conformance-nested', model }), { name: nestedToolName });
+  return tool({
+    name: inner.name,
+    description: inner.description,
+    parameters: inner.parameters,
+    journaled: false,
+    execute: (args, ctx) => {
+      called.count += 1;
+      return inner.execute(args, ctx);
+    },
+  });
+}
+
 /**
- * The suite's model for the pausing check: where the approval tool is offered, not yet called in
- * this conversation, and no other function is forced, it calls the tool; otherwise `model` answers.
+ * The suite's model for the checks that need a member to call one tool (`toolName`): where that
+ * tool is offered, not yet called in this conversation, and no other function is forced, it calls
+ * the tool; otherwise `model` answers.
  */
-class ApprovalAskingModel implements Model {
+class ToolAskingModel implements Model {
   readonly id: string;
   readonly #model: Model;
+  readonly #tool: string;
 
-  constructor(model: Model) {
+  constructor(tool: string, model: Model) {
+    this.#tool = tool;
     this.#model = model;
     this.id = model.id;
   }
 
   generate(request: ModelRequest): Promise<ModelResponse> {
     const choice = request.toolChoice;
+    const name = this.#tool;
     const asks =
-      request.tools?.some((t) => t.name === approvalToolName) &&
+      request.tools?.some((t) => t.name === name) &&
       choice !== 'none' &&
-      !(typeof choice === 'object' && choice.name !== approvalToolName) &&
-      !request.messages.some((m) => m.toolCalls?.some((c) => c.name === approvalToolName));
+      !(typeof choice === 'object' && choice.name !== name) &&
+      !request.messages.some((m) => m.toolCalls?.some((c) => c.name === name));
     if (!asks) return this.#model.generate(request);
+    const agent = request.metadata?.agent ?? 'agent';
     return Promise.resolve({
       text: '',
       toolCalls: [
         {
-          id: `approval-${request.metadata?.agent ?? 'agent'}-${request.messages.length}`,
-          name: approvalToolName,
-          arguments: { step: `the next step of ${request.metadata?.agent ?? 'the agent'}` },
+          id: `${name}-${agent}-${request.messages.length}`,
+          name,
+          arguments:
+            name === approvalToolName
+              ? { step: `the next step of ${agent}` }
+              : { task: `a part of ${agent}'s work` },
         },
       ],
       usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, reasoningTokens: 0, totalTokens: 15 },
