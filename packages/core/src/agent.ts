@@ -8,6 +8,7 @@ import {
   isPause,
   MaxTurnsExceededError,
   RunPausedError,
+  StructuredOutputError,
 } from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
 import type { ToolCallEntry } from './journal.js';
@@ -30,6 +31,13 @@ import {
 } from './run-context.js';
 import { approvalId, type RunJournal } from './run-journal.js';
 import { isRunStop } from './run-stop.js';
+import {
+  outputTool,
+  outputToolName,
+  parseJsonAnswer,
+  responseFormatOf,
+  validateOutputType,
+} from './structured-output.js';
 import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, type ToolContext, toolDefinition } from './tool.js';
 import { finishedPause } from './topology-run.js';
@@ -47,7 +55,7 @@ import type {
 import { addUsage, emptyUsage } from './usage.js';
 
 /** Options of an Agent: plain configuration; the run loop lives in `run`. */
-export interface AgentOptions {
+export interface AgentOptions<TOutput = string> {
   name: string;
   description?: string;
   /** The system prompt. */
@@ -63,6 +71,14 @@ export interface AgentOptions {
    * A call past it is answered to the model as a tool error.
    */
   toolTimeoutMs?: number;
+  /**
+   * The run ends with a validated object of this `z.object(...)` as `result.finalOutput`, also
+   * after tool calls: OpenAI's strict `json_schema` output where the model has it, else a forced
+   * final tool. An invalid object goes back to the model to repair.
+   */
+  outputType?: z.ZodType<TOutput>;
+  /** Invalid objects sent back for repair before the run fails with `StructuredOutputError` (default 2). */
+  maxOutputRepairs?: number;
 }
 
 /** Per-run options of `agent.run`: the run's shared context, and tools added for this run only. */
@@ -92,9 +108,11 @@ export interface ToolCallRecord {
 }
 
 /** What `agent.run` returns. */
-export interface AgentResult {
-  /** The final text. */
+export interface AgentResult<TOutput = string> {
+  /** The final text (with `outputType`, the object as JSON). */
   output: string;
+  /** The validated object of the agent's `outputType`; without one, the final text. */
+  finalOutput: TOutput;
   /** The new turns of this run (assistant turns, tool calls and results), not the input. */
   messages: Message[];
   /** Tokens of the whole run: the agent's own calls and every run its tools started (`asTool`). */
@@ -118,7 +136,7 @@ export interface AgentResult {
  * An LLM with instructions and tools. Agents are stateless: each run sees only the input it is
  * given, and topologies pass the context they mean to pass as typed turns.
  */
-export class Agent {
+export class Agent<TOutput = string> {
   readonly name: string;
   readonly description: string | undefined;
   readonly instructions: string | undefined;
@@ -128,6 +146,11 @@ export class Agent {
   readonly maxTokens: number | undefined;
   readonly maxTurns: number;
   readonly toolTimeoutMs: number | undefined;
+  /** The schema of the run's final object, if the agent has one. */
+  readonly outputType: z.ZodObject | undefined;
+  readonly maxOutputRepairs: number;
+  // How this agent's model is held to `outputType`: its native JSON output, or the forced final tool.
+  readonly #output: { native: true } | { native: false; choice: ToolChoice } | undefined;
   // The agent's own tools by name, built once: a run given no extra tools reads it, never writes it.
   readonly #toolsByName: ReadonlyMap<string, Tool>;
   // What every run given no extra tools sends: the definitions (checked against the tools each run,
@@ -135,7 +158,7 @@ export class Agent {
   #definitions: readonly ToolDefinition[] = [];
   readonly #metadata: Readonly<{ agent: string; purpose: string }>;
 
-  constructor(options: AgentOptions) {
+  constructor(options: AgentOptions<TOutput>) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
       throw new ConfigError('Agent: name must be a non-empty string.');
     }
@@ -166,6 +189,13 @@ export class Agent {
     const twice = duplicateToolName(options.tools ?? []);
     if (twice !== undefined)
       throw new ConfigError(`Agent "${options.name}": two tools are named "${twice}".`);
+    const outputType = validateOutputType(options.outputType, `Agent "${options.name}"`);
+    const maxOutputRepairs = options.maxOutputRepairs ?? 2;
+    if (!Number.isInteger(maxOutputRepairs) || maxOutputRepairs < 0) {
+      throw new ConfigError(
+        `Agent "${options.name}": maxOutputRepairs must be an integer >= 0 (got ${maxOutputRepairs}).`,
+      );
+    }
     this.name = options.name;
     this.description = options.description;
     this.instructions = options.instructions;
@@ -175,8 +205,26 @@ export class Agent {
     this.maxTokens = options.maxTokens;
     this.maxTurns = maxTurns;
     this.toolTimeoutMs = options.toolTimeoutMs;
-    this.#toolsByName = new Map(this.tools.map((t) => [t.name, t]));
+    this.outputType = outputType;
+    this.maxOutputRepairs = maxOutputRepairs;
+    const own = [...this.tools];
+    if (outputType === undefined) this.#output = undefined;
+    else if (this.model.structuredOutput === 'json-schema') this.#output = { native: true };
+    else {
+      if (this.#hasTool(outputToolName)) {
+        throw new ConfigError(
+          `Agent "${options.name}": a tool is named "${outputToolName}", the name of the outputType's final tool.`,
+        );
+      }
+      own.push(outputTool(outputType));
+      this.#output = { native: false, choice: own.length === 1 ? { name: outputToolName } : 'required' };
+    }
+    this.#toolsByName = new Map(own.map((t) => [t.name, t]));
     this.#metadata = Object.freeze({ agent: this.name, purpose: 'agent' });
+  }
+
+  #hasTool(name: string): boolean {
+    return this.tools.some((t) => t.name === name);
   }
 
   // The definitions of a run's tools. For the agent's own tools, the same array run after run,
@@ -199,7 +247,7 @@ export class Agent {
    * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls, and
    * `RunPausedError` when a call needs a person's approval (`needsApproval`) that it was not given.
    */
-  run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult> {
+  run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult<TOutput>> {
     // Not async, and the first model call is made here: a run waiting for its first answer (most
     // runs end with it) holds no suspended frame; the loop starts only when a tool is called.
     let context: RunContext | undefined;
@@ -213,7 +261,7 @@ export class Agent {
         (needsRunContext(options) ? new RunContext({ ...options, name: this.name }) : undefined);
       history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
       const extra = options.tools ?? [];
-      const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
+      const tools = extra.length === 0 ? this.tools : [...this.#toolsByName.values(), ...extra];
       const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
       if (twice !== undefined) {
         throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
@@ -241,7 +289,7 @@ export class Agent {
     byName: ReadonlyMap<string, Tool>,
     options: AgentRunOptions,
     context: RunContext,
-  ): Promise<AgentResult> {
+  ): Promise<AgentResult<TOutput>> {
     await journalOf(context)!.open();
     context.emit({ type: 'agent.start', agent: this.name });
     return this.#begin(history, byName, options, context);
@@ -253,7 +301,7 @@ export class Agent {
     byName: ReadonlyMap<string, Tool>,
     options: AgentRunOptions,
     run: RunContext | undefined,
-  ): Promise<AgentResult> {
+  ): Promise<AgentResult<TOutput>> {
     let definitions: ToolDefinition[];
     let request: ModelRequest;
     let direct: Promise<ModelResponse> | undefined;
@@ -308,8 +356,10 @@ export class Agent {
     options: AgentRunOptions,
     context: RunContext | undefined,
     response: ModelResponse,
-  ): AgentResult | Promise<AgentResult> {
-    if (response.toolCalls.length === 0) return this.#answered(context, response, options);
+  ): AgentResult<TOutput> | Promise<AgentResult<TOutput>> {
+    if (response.toolCalls.length === 0 && this.#output === undefined) {
+      return this.#answered(context, response, options);
+    }
     let run = context;
     if (run === undefined) {
       run = new RunContext({ ...options, name: this.name });
@@ -326,15 +376,48 @@ export class Agent {
     options: AgentRunOptions,
     toolChoice: ToolChoice | undefined,
   ): ModelRequest {
-    return {
+    const output = this.#output;
+    // The final tool of `outputType` is forced on every turn: the run can only end through it.
+    const choice = output?.native === false ? output.choice : toolChoice;
+    const request: ModelRequest = {
       system: options.instructions ?? this.instructions,
       messages,
       tools: definitions.length > 0 ? definitions : undefined,
-      toolChoice: definitions.length > 0 ? toolChoice : undefined,
+      toolChoice: definitions.length > 0 ? choice : undefined,
       temperature: this.temperature,
       maxTokens: this.maxTokens,
       metadata: this.#metadata,
     };
+    if (output?.native) request.responseFormat = responseFormatOf(this.outputType!);
+    return request;
+  }
+
+  // What an answer without a tool call gives an agent with `outputType`: the validated object, or
+  // why it was refused and the turn asking for a repair. Undefined without `outputType`.
+  #typedAnswer(text: string): { value: unknown } | { problem: string; repair: string } | undefined {
+    const output = this.#output;
+    if (output === undefined) return undefined;
+    if (!output.native) {
+      return {
+        problem: `no call of ${outputToolName}`,
+        repair: `You must give your final answer by calling the function ${outputToolName}.`,
+      };
+    }
+    const parsed = parseJsonAnswer(this.outputType!, text);
+    if (parsed.problem === undefined) return { value: parsed.value };
+    return {
+      problem: parsed.problem,
+      repair: `Your answer does not match the required JSON schema: ${parsed.problem}. Answer again with the corrected JSON only.`,
+    };
+  }
+
+  // Ends the run with StructuredOutputError once more objects were refused than may be repaired.
+  #checkRepairs(problems: string[]): void {
+    if (problems.length <= this.maxOutputRepairs) return;
+    throw new StructuredOutputError(
+      `Agent "${this.name}" gave no valid ${outputToolName} object in ${problems.length} attempts: ${problems.join(' | ')}`,
+      problems,
+    );
   }
 
   // Closes the agent's trace with `agent.error` (`agent.paused` for a pause, once the outermost
@@ -355,11 +438,16 @@ export class Agent {
   }
 
   // A first answer without a tool call: the whole run.
-  #answered(context: RunContext | undefined, response: ModelResponse, options: AgentRunOptions): AgentResult {
+  #answered(
+    context: RunContext | undefined,
+    response: ModelResponse,
+    options: AgentRunOptions,
+  ): AgentResult<TOutput> {
     try {
       const replayed = context !== undefined && journalOf(context)?.wasReplayed(response) ? 1 : 0;
-      const result: AgentResult = {
+      const result: AgentResult<TOutput> = {
         output: response.text,
+        finalOutput: response.text as TOutput,
         messages: [{ role: 'assistant', content: response.text }],
         usage: addUsage(emptyUsage(), response.usage),
         llmCalls: 1,
@@ -385,12 +473,13 @@ export class Agent {
     options: AgentRunOptions,
     context: RunContext,
     first: ModelResponse,
-  ): Promise<AgentResult> {
+  ): Promise<AgentResult<TOutput>> {
     try {
       const journal = journalOf(context);
       let toolChoice = options.toolChoice;
-      const result: AgentResult = {
+      const result: AgentResult<TOutput> = {
         output: '',
+        finalOutput: '' as TOutput,
         messages: [],
         usage: emptyUsage(),
         llmCalls: 0,
@@ -405,6 +494,8 @@ export class Agent {
       const { context: toolContext, tally } = withTally(context);
       let ownReplayed = 0;
       let response = first;
+      // Why each object given so far was refused (with `outputType`), for the repair and the error.
+      const problems: string[] = [];
       for (let turn = 1; ; turn++) {
         result.ownLlmCalls = turn;
         if (journal?.wasReplayed(response)) ownReplayed += 1;
@@ -412,28 +503,49 @@ export class Agent {
         result.output = response.text;
         if (response.toolCalls.length === 0) {
           result.messages.push({ role: 'assistant', content: response.text });
-          withTotals(result, ownReplayed, tally);
-          this.#ended(context, options, response.text);
-          return result;
-        }
-        result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-        if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
-        const records = await this.#runTools(response, byName, toolContext);
-        for (const record of records) {
-          result.toolCalls.push(record);
-          result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
-          if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
-        }
-        if (result.endedBy) {
-          withTotals(result, ownReplayed, tally);
-          if (this.#ownsJournal(context, options)) context.finishJournal();
-          context.emit({
-            type: 'agent.end',
-            agent: this.name,
-            output: result.output,
-            endedBy: result.endedBy.call.name,
-          });
-          return result;
+          const typed = this.#typedAnswer(response.text);
+          if (typed === undefined || 'value' in typed) {
+            if (typed !== undefined) result.finalOutput = typed.value as TOutput;
+            else result.finalOutput = response.text as TOutput;
+            withTotals(result, ownReplayed, tally);
+            this.#ended(context, options, result.output);
+            return result;
+          }
+          problems.push(typed.problem);
+          this.#checkRepairs(problems);
+          result.messages.push({ role: 'user', content: typed.repair });
+        } else {
+          result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+          if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
+          const records = await this.#runTools(response, byName, toolContext);
+          let typedEnd: (ToolCallRecord & { value?: unknown }) | undefined;
+          for (const record of records) {
+            result.toolCalls.push(record);
+            result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
+            if (record.call.name === outputToolName && this.#output?.native === false) {
+              if ('value' in record) typedEnd = record;
+              else if (record.isError && !record.skipped) problems.push(record.result);
+            } else if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
+          }
+          if (typedEnd !== undefined) {
+            result.finalOutput = typedEnd.value as TOutput;
+            result.output = typedEnd.result;
+            withTotals(result, ownReplayed, tally);
+            this.#ended(context, options, result.output);
+            return result;
+          }
+          if (result.endedBy) {
+            withTotals(result, ownReplayed, tally);
+            if (this.#ownsJournal(context, options)) context.finishJournal();
+            context.emit({
+              type: 'agent.end',
+              agent: this.name,
+              output: result.output,
+              endedBy: result.endedBy.call.name,
+            });
+            return result;
+          }
+          this.#checkRepairs(problems);
         }
         if (turn >= this.maxTurns) throw new MaxTurnsExceededError(this.name, this.maxTurns);
         const request = this.#request([...history, ...result.messages], definitions, options, toolChoice);
@@ -740,7 +852,7 @@ function settledRecords(
 }
 
 // Fills a result's totals: the agent's own calls plus the runs its tools started.
-function withTotals(result: AgentResult, ownReplayed: number, nested: RunTally): void {
+function withTotals(result: AgentResult<unknown>, ownReplayed: number, nested: RunTally): void {
   result.llmCalls = result.ownLlmCalls + nested.llmCalls;
   result.usage = addUsage({ ...result.ownUsage }, nested.usage);
   result.replayedCalls = ownReplayed + nested.replayedCalls;

@@ -9,7 +9,7 @@ import type { Message, ToolChoice, Usage } from './types.js';
  * Anything a multi-member topology can put to work: an Agent, or a whole Topology, which gets the
  * task as text and runs nested in the calling run.
  */
-export type Member = Agent | Topology;
+export type Member = Agent<unknown> | Topology;
 
 /** What running one member gave: its text, what it cost, and the member's own result. */
 export interface MemberResult {
@@ -17,7 +17,7 @@ export interface MemberResult {
   usage: Usage;
   llmCalls: number;
   /** The Agent's or the Topology's whole result. */
-  result: AgentResult | TopologyResult;
+  result: AgentResult<unknown> | TopologyResult;
 }
 
 /** Per-call settings for an Agent member; a Topology member ignores them. */
