@@ -9,9 +9,18 @@ import {
   MaxTurnsExceededError,
   RunPausedError,
   StructuredOutputError,
+  throwIfAborted,
 } from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
+import {
+  type GuardrailOptions,
+  type Guardrails,
+  guardedRun,
+  joinGuardrails,
+  validateGuardrails,
+} from './guardrail.js';
 import type { ToolCallEntry } from './journal.js';
+import { turnsAsText } from './member.js';
 import { isTimerMs, MAX_TIMER_MS } from './option-checks.js';
 import { resolveModel } from './resolve-model.js';
 import {
@@ -22,6 +31,7 @@ import {
   modelCallError,
   needsRunContext,
   pathKeyOf,
+  pendingGateOf,
   RunContext,
   type RunOptions,
   type RunTally,
@@ -55,7 +65,7 @@ import type {
 import { addUsage, emptyUsage } from './usage.js';
 
 /** Options of an Agent: plain configuration; the run loop lives in `run`. */
-export interface AgentOptions<TOutput = string> {
+export interface AgentOptions<TOutput = string> extends GuardrailOptions {
   name: string;
   description?: string;
   /** The system prompt. */
@@ -151,6 +161,7 @@ export class Agent<TOutput = string> {
   readonly maxOutputRepairs: number;
   // How this agent's model is held to `outputType`: its native JSON output, or the forced final tool.
   readonly #output: { native: true } | { native: false; choice: ToolChoice } | undefined;
+  readonly #guardrails: Guardrails | undefined;
   // The agent's own tools by name, built once: a run given no extra tools reads it, never writes it.
   readonly #toolsByName: ReadonlyMap<string, Tool>;
   // What every run given no extra tools sends: the definitions (checked against the tools each run,
@@ -190,6 +201,7 @@ export class Agent<TOutput = string> {
     if (twice !== undefined)
       throw new ConfigError(`Agent "${options.name}": two tools are named "${twice}".`);
     const outputType = validateOutputType(options.outputType, `Agent "${options.name}"`);
+    const guardrails = validateGuardrails(options, `Agent "${options.name}"`);
     const maxOutputRepairs = options.maxOutputRepairs ?? 2;
     if (!Number.isInteger(maxOutputRepairs) || maxOutputRepairs < 0) {
       throw new ConfigError(
@@ -207,6 +219,7 @@ export class Agent<TOutput = string> {
     this.toolTimeoutMs = options.toolTimeoutMs;
     this.outputType = outputType;
     this.maxOutputRepairs = maxOutputRepairs;
+    this.#guardrails = guardrails;
     const own = [...this.tools];
     if (outputType === undefined) this.#output = undefined;
     else if (this.model.structuredOutput === 'json-schema') this.#output = { native: true };
@@ -248,6 +261,52 @@ export class Agent<TOutput = string> {
    * `RunPausedError` when a call needs a person's approval (`needsApproval`) that it was not given.
    */
   run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult<TOutput>> {
+    if (
+      this.#guardrails !== undefined ||
+      options.inputGuardrails !== undefined ||
+      options.outputGuardrails !== undefined
+    ) {
+      return this.#guarded(input, options);
+    }
+    return this.#run(input, options);
+  }
+
+  // A run under input and output guardrails (the agent's and this run's): in a context of its own
+  // (or a view of the shared one) whose calls a tripped guardrail cancels.
+  async #guarded(input: string | Message[], options: AgentRunOptions): Promise<AgentResult<TOutput>> {
+    const guardrails = joinGuardrails(
+      this.#guardrails,
+      validateGuardrails(options, `Agent "${this.name}" run`),
+    );
+    const { inputGuardrails: _input, outputGuardrails: _output, ...rest } = options;
+    if (guardrails === undefined) return this.#run(input, rest);
+    const trip = new AbortController();
+    const owned = options.context === undefined;
+    const context = owned
+      ? await RunContext.open({
+          ...rest,
+          name: this.name,
+          signal: options.signal ? AbortSignal.any([options.signal, trip.signal]) : trip.signal,
+        })
+      : options.context!.withSignal(trip.signal);
+    const text = typeof input === 'string' ? input : turnsAsText(input);
+    try {
+      const result = await guardedRun(
+        context,
+        trip,
+        guardrails,
+        text,
+        () => this.#run(input, { ...rest, context }),
+        (r) => r.output,
+      );
+      if (owned) context.finishJournal();
+      return result;
+    } catch (error) {
+      throw owned && isPause(error) ? finishedPause(context, error) : error;
+    }
+  }
+
+  #run(input: string | Message[], options: AgentRunOptions): Promise<AgentResult<TOutput>> {
     // Not async, and the first model call is made here: a run waiting for its first answer (most
     // runs end with it) holds no suspended frame; the loop starts only when a tool is called.
     let context: RunContext | undefined;
@@ -599,6 +658,12 @@ export class Agent<TOutput = string> {
     context: RunContext,
   ): Promise<(ToolCallRecord & { value?: unknown })[]> {
     const calls = response.toolCalls;
+    // Input guardrails still running hold the tools too: no side effect of an unchecked input.
+    const gate = pendingGateOf(context);
+    if (gate !== undefined) {
+      await gate;
+      throwIfAborted(context.signal);
+    }
     // One call (the usual case): nothing to run beside it, nothing after it to skip.
     if (calls.length === 1) {
       const outcome = await this.#runTool(calls[0]!, byName.get(calls[0]!.name), context, response, 0);

@@ -16,6 +16,8 @@ export type CoreEventType =
   | 'agent.paused'
   | 'approval.pending'
   | 'journal.diverged'
+  | 'guardrail.pass'
+  | 'guardrail.trip'
   | 'warning';
 
 /**

@@ -17,8 +17,10 @@ export {
   BudgetExceededError,
   ConfigError,
   errorMessage,
+  GuardrailTripwireError,
   isAbort,
   isPause,
+  isTripwire,
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
@@ -33,6 +35,14 @@ export {
 export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
 export { fileJournal } from './file-journal.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
+export type {
+  Guardrail,
+  GuardrailContext,
+  GuardrailLike,
+  GuardrailOptions,
+  GuardrailResult,
+  GuardrailRun,
+} from './guardrail.js';
 export { fnv1a } from './hash.js';
 export {
   type ApprovalEntry,
@@ -146,9 +156,11 @@ export {
 export {
   budgetStop,
   finishedPause,
+  openTopologyRun,
   runTopology,
   runTotals,
   type TopologyOutcome,
+  type TopologyRun,
 } from './topology-run.js';
 export type {
   FinishReason,

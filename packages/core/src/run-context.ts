@@ -10,6 +10,7 @@ import {
   throwIfAborted,
 } from './errors.js';
 import type { EventInput, SwarmEvent } from './events.js';
+import type { GuardrailOptions } from './guardrail.js';
 import { type Journal, validateJournal, validateRunId } from './journal.js';
 import type { Limiter } from './limiter.js';
 import { newRunId } from './run-id.js';
@@ -23,8 +24,8 @@ export interface Budget {
   maxTokens?: number;
 }
 
-/** Options every `run` accepts. */
-export interface RunOptions {
+/** Options every `run` accepts (guardrails given here hold for this run, beside the runnable's own). */
+export interface RunOptions extends GuardrailOptions {
   /** Cancels every pending call of the run. */
   signal?: AbortSignal;
   /** Live trace: called with every event, in order. */
@@ -125,6 +126,27 @@ export interface RunTally {
 export let withTally: (context: RunContext) => { context: RunContext; tally: RunTally };
 
 /**
+ * Holds the run's model calls on `until` (its input guardrails): the first call starts beside
+ * them, every later call of the run and of the runs nested in it waits until they settle. Internal.
+ */
+export let gateCalls: (context: RunContext, until: Promise<unknown>) => void;
+
+/**
+ * The same run, for the guardrails' own runs (an Agent used as a guardrail): its calls do not wait
+ * on the guardrails they are part of. Internal to the package.
+ */
+export let ungated: (context: RunContext) => RunContext;
+
+/** When input guardrails hold the run's calls: a promise that settles when they have run. Internal. */
+export let pendingGateOf: (context: RunContext) => Promise<void> | undefined;
+
+interface CallGate {
+  readonly settled: Promise<void>;
+  firstTaken: boolean;
+  done: boolean;
+}
+
+/**
  * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
  * and hand it to every agent call, so that budget and usage cover all agents together. Given a
  * `parent`, the run is nested: calls, usage, budget and events are shared with every ancestor.
@@ -160,6 +182,9 @@ export class RunContext {
   #root: RunContext = this;
   // Tallies of parts of the run that calls through this context also count in (see withTally).
   #tallies: readonly RunTally[] = noTallies;
+  // Input guardrails the run's calls wait on (see gateCalls); a guardrail's own run is ungated.
+  #gate: CallGate | undefined;
+  #ungated = false;
   #llmCalls = 0;
   #replayedCalls = 0;
   #callSequence = 0;
@@ -247,6 +272,8 @@ export class RunContext {
     });
     view.#root = this.#root;
     view.#tallies = this.#tallies;
+    view.#gate = this.#gate;
+    view.#ungated = this.#ungated;
     // Not from options: the view of an outermost run holds that run's journal, not a new one.
     view.#journal = this.#journal;
     return view;
@@ -383,6 +410,28 @@ export class RunContext {
       view.#tallies = [tally, ...context.#tallies];
       return { context: view, tally };
     };
+    gateCalls = (context, until) => {
+      const gate: CallGate = {
+        settled: until.then(
+          () => {
+            gate.done = true;
+          },
+          () => {
+            gate.done = true;
+          },
+        ),
+        firstTaken: false,
+        done: false,
+      };
+      context.#gate = gate;
+    };
+    pendingGateOf = (context) => context.#pendingGate()?.settled;
+    ungated = (context) => {
+      const view = context.#view(context.signal);
+      view.#gate = undefined;
+      view.#ungated = true;
+      return view;
+    };
     rootOf = (context) => {
       let run = context;
       while (run.parent) run = run.parent;
@@ -403,8 +452,19 @@ export class RunContext {
   // `callModel` without its own promise, for a run nobody listens to, no limiter holds and no
   // journal keeps (see `startDirectCall`); undefined otherwise.
   #directCall(model: Model, request: ModelRequest): Promise<ModelResponse> | undefined {
-    if (this.limiter || this.#listened || this.#journal) return undefined;
+    if (this.limiter || this.#listened || this.#journal || this.#pendingGate()) return undefined;
     return this.#call(model, request, false);
+  }
+
+  // The input guardrails this run's calls wait on, if any are still running (its own, or an
+  // enclosing run's, up to a guardrail's own run).
+  #pendingGate(): CallGate | undefined {
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      const gate = run.#gate;
+      if (gate !== undefined && !gate.done) return gate;
+      if (run.#ungated) return undefined;
+    }
+    return undefined;
   }
 
   /**
@@ -414,6 +474,12 @@ export class RunContext {
    * no provider call); any other is made live and journaled before its answer is returned.
    */
   callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
+    const gate = this.#pendingGate();
+    if (gate !== undefined) {
+      // The first call runs beside the input guardrails; the others wait for them.
+      if (gate.firstTaken) return gate.settled.then(() => this.callModel(model, request));
+      gate.firstTaken = true;
+    }
     if (this.#journal) return this.#journaledCall(this.#journal, model, request);
     return this.#callLive(model, request);
   }

@@ -150,6 +150,14 @@ describe('topologyConformance catches a broken topology', () => {
     expect(await failures('miscounts')).toContain('usage and llmCalls equal what the model saw');
   });
 
+  it("fails a topology that builds its own context and so ignores the run's guardrails", async () => {
+    const failed = await failures('no-run-end');
+    expect(failed).toContain(
+      'an input guardrail that trips cancels the first model call and ends the run with GuardrailTripwireError',
+    );
+    expect(failed).toContain("an output guardrail checks the run's output and can end the run");
+  });
+
   it('fails a topology whose totals leave out the runs nested in its members', async () => {
     expect(await failures('own-totals')).toEqual([
       "usage and llmCalls include the runs a member's tool nests in the run",

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { Agent } from '../agent.js';
 import type { Approvals } from '../approval.js';
 import { asTool } from '../as-tool.js';
-import { AbortError, isPause, type RunPausedError, SwarmError } from '../errors.js';
+import {
+  AbortError,
+  type GuardrailTripwireError,
+  isPause,
+  type RunPausedError,
+  SwarmError,
+} from '../errors.js';
 import type { SwarmEvent } from '../events.js';
 import { memoryJournal } from '../journal.js';
 import { nodeBuiltin } from '../node-builtin.js';
@@ -65,7 +71,8 @@ export class ConformanceError extends Error {
  * equal what the model saw; an abort rejects with `AbortError` promptly and leaves no listener or
  * timer; a `maxCalls` budget is never exceeded; a parent's budget and trace cover a nested run; a
  * run cut short resumes from its journal without repeating a finished call; a member's tool that
- * needs approval pauses the run (`run.paused`) and approving resumes it to the same answer.
+ * needs approval pauses the run (`run.paused`) and approving resumes it to the same answer; an
+ * input guardrail that trips cancels the first call, and an output guardrail sees the output.
  */
 export function topologyConformance<R extends TopologyResult>(
   options: TopologyConformanceOptions<R>,
@@ -153,6 +160,92 @@ export function topologyConformance<R extends TopologyResult>(
           model.usage,
           'result.usage differs from the usage the model reported, nested runs included',
         );
+      },
+    },
+    {
+      name: 'an input guardrail that trips cancels the first model call and ends the run with GuardrailTripwireError',
+      run: async () => {
+        const hanging = new HangingModel();
+        const events: SwarmEvent[] = [];
+        const controller = new AbortController();
+        let tripped = false;
+        const running = create(hanging)
+          .run(task, {
+            signal: controller.signal,
+            onEvent: (e) => events.push(e),
+            inputGuardrails: [
+              {
+                name: 'conformance-input',
+                check: async () => {
+                  await hanging.started;
+                  tripped = true;
+                  return { tripwire: true, info: 'tripped' };
+                },
+              },
+            ],
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        let settled = false;
+        void running.then(() => {
+          settled = true;
+        });
+        await Promise.race([hanging.started, running]);
+        for (let turns = 0; !settled && turns < abortWithinTurns; turns++) await nextTurn();
+        if (!settled) controller.abort();
+        const outcome = await running;
+        expect(
+          tripped && settled,
+          'the run went on after its input guardrail tripped (or never ran it): build the run with runTopology or openTopologyRun',
+        );
+        expect(
+          SwarmError.isInstance(outcome) &&
+            outcome.code === 'GUARDRAIL_TRIPWIRE' &&
+            (outcome as GuardrailTripwireError).guardrail === 'conformance-input',
+          `the run ended with ${describe(outcome)}, not GuardrailTripwireError naming the guardrail`,
+        );
+        expect(
+          hanging.calls === 1,
+          `the model saw ${hanging.calls} calls; only the first may start beside the guardrail`,
+        );
+        expect(
+          events.some((e) => e.type === 'guardrail.trip' && e.guardrail === 'conformance-input'),
+          'the trace has no guardrail.trip event',
+        );
+        expect(
+          events.at(-1)?.type === 'run.error',
+          `the trace ends with ${events.at(-1)?.type}, not run.error`,
+        );
+      },
+    },
+    {
+      name: "an output guardrail checks the run's output and can end the run",
+      run: async () => {
+        const { result: full } = await fullRun();
+        const seen: string[] = [];
+        const outcome = await create(freshModel())
+          .run(task, {
+            outputGuardrails: [
+              {
+                name: 'conformance-output',
+                check: (value) => {
+                  seen.push(value);
+                  return { tripwire: true };
+                },
+              },
+            ],
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        expect(
+          SwarmError.isInstance(outcome) && outcome.code === 'GUARDRAIL_TRIPWIRE',
+          `the run ended with ${describe(outcome)}, not GuardrailTripwireError`,
+        );
+        expectEqual(seen, [full.output], 'the output guardrail did not see the output once');
       },
     },
     {
