@@ -1,6 +1,13 @@
-// Totals of nested runs over the real openai SDK: a workflow around a hierarchy, and an agent
+// Nested runs over the real openai SDK: a workflow around a hierarchy, and an agent
 // around that workflow (three levels of runs), each result counting what the provider answered.
-import { Agent, openaiModel, tool } from '@swarm/core';
+import {
+  Agent,
+  type Guardrail,
+  GuardrailTripwireError,
+  openaiModel,
+  type SwarmEvent,
+  tool,
+} from '@swarm/core';
 import {
   CountingModel,
   type MockProviderServer,
@@ -30,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-function workflowAroundHierarchy(model: CountingModel): SequentialWorkflow {
+function workflowAroundHierarchy(model: CountingModel, guard?: Guardrail): SequentialWorkflow {
   const note = tool({
     name: 'note',
     description: 'Writes a note.',
@@ -44,6 +51,7 @@ function workflowAroundHierarchy(model: CountingModel): SequentialWorkflow {
     director: model,
     agents: [agent('analyst'), agent('checker')],
   });
+  if (guard) hierarchy.withGuardrails({ outputGuardrails: [guard] });
   return new SequentialWorkflow({ agents: [agent('researcher'), hierarchy, agent('editor', [])] });
 }
 
@@ -76,5 +84,43 @@ describe('totals of nested runs', () => {
     expect(result.liveCalls).toBe(model.calls);
     expect(result.usage).toEqual(model.usage);
     expect(result.ownUsage.totalTokens).toBeLessThan(result.usage.totalTokens);
+  });
+});
+
+describe('guardrails of a nested topology', () => {
+  it("end the whole run when the hierarchy inside a workflow inside an agent's tool trips", async () => {
+    const model = counting();
+    const seen: string[] = [];
+    const guard: Guardrail = {
+      name: 'analysis-review',
+      check: (output) => {
+        seen.push(output);
+        return { tripwire: true, info: { reason: 'needs a human review' } };
+      },
+    };
+    const lead = new Agent({
+      name: 'lead',
+      instructions: 'You are the lead.',
+      model,
+      tools: [
+        workflowAroundHierarchy(model, guard).asTool({ name: 'brief', description: 'Writes a brief.' }),
+      ],
+    });
+    const events: SwarmEvent[] = [];
+    const error = await lead
+      .run('Get me a brief on bike lanes.', { onEvent: (e) => events.push(e) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GuardrailTripwireError);
+    expect(error).toMatchObject({
+      guardrail: 'analysis-review',
+      kind: 'output',
+      info: { reason: 'needs a human review' },
+    });
+    expect(seen).toHaveLength(1);
+    const trip = events.find((e) => e.type === 'guardrail.trip');
+    expect(trip?.path).toEqual(['lead', 'SequentialWorkflow', 'HierarchicalSwarm']);
+    // The editor step after the hierarchy never ran, and the lead made no second call.
+    expect(events.some((e) => e.type === 'agent.start' && e.agent === 'editor')).toBe(false);
+    expect(events.filter((e) => e.type === 'model.request' && e.agent === 'lead')).toHaveLength(1);
   });
 });
