@@ -2,8 +2,10 @@ import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vites
 import { z } from 'zod';
 import { Agent } from './agent.js';
 import { ConfigError, StructuredOutputError } from './errors.js';
+import { runMember } from './member.js';
 import { anthropicModel } from './providers/anthropic.js';
 import { openaiModel } from './providers/openai.js';
+import { RunContext } from './run-context.js';
 import { type MockProviderServer, mockProviderServer } from './testing/mock-provider-server.js';
 import { reply, ScriptedModel, toolCall } from './testing/scripted-model.js';
 import { tool } from './tool.js';
@@ -103,6 +105,35 @@ describe('Agent outputType on a model without native JSON output (a forced final
       () =>
         new Agent({ name: 'f', model: new ScriptedModel([]), outputType: Forecast, maxOutputRepairs: -1 }),
     ).toThrow(/maxOutputRepairs/);
+  });
+
+  it("takes a run's outputType in place of its own: how a topology types its final member", async () => {
+    const model = new ScriptedModel([
+      toolCall('weather', { city: 'Oslo' }),
+      toolCall('final_output', { city: 'Oslo', highC: 21, rain: true }),
+    ]);
+    const agent = new Agent({ name: 'plain', model, tools: [weather] });
+    const ran = await runMember(agent, 'Oslo?', new RunContext(), { outputType: Forecast });
+    expect(ran.finalOutput).toEqual({ city: 'Oslo', highC: 21, rain: true });
+    expect(model.calls[0]?.tools?.map((t) => t.name)).toEqual(['weather', 'final_output']);
+    expect(model.calls[0]?.toolChoice).toBe('required');
+    const topology = new ScriptedModel([reply('x')]);
+    const inner = new Agent({ name: 'inner', model: topology });
+    await expect(
+      runMember(
+        {
+          type: 'T',
+          name: 't',
+          run: () => inner.run('x'),
+          stream: () => {
+            throw new Error('unused');
+          },
+        } as never,
+        'x',
+        new RunContext(),
+        { outputType: Forecast },
+      ),
+    ).rejects.toThrow(/its own outputType/);
   });
 
   it('keeps finalOutput as the text for an agent without outputType', async () => {

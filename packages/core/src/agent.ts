@@ -104,6 +104,11 @@ export interface AgentRunOptions extends RunOptions {
   toolChoice?: ToolChoice;
   /** Replaces the agent's instructions for this run. */
   instructions?: string;
+  /**
+   * This run ends with a validated object of this schema as `finalOutput`, in place of the agent's
+   * own `outputType`: how a topology types the answer of the member that gives its final answer.
+   */
+  outputType?: z.ZodObject;
 }
 
 /** One executed tool call, with what it returned. */
@@ -160,7 +165,7 @@ export class Agent<TOutput = string> {
   readonly outputType: z.ZodObject | undefined;
   readonly maxOutputRepairs: number;
   // How this agent's model is held to `outputType`: its native JSON output, or the forced final tool.
-  readonly #output: { native: true } | { native: false; choice: ToolChoice } | undefined;
+  readonly #output: RunOutput | undefined;
   readonly #guardrails: Guardrails | undefined;
   // The agent's own tools by name, built once: a run given no extra tools reads it, never writes it.
   readonly #toolsByName: ReadonlyMap<string, Tool>;
@@ -221,23 +226,28 @@ export class Agent<TOutput = string> {
     this.maxOutputRepairs = maxOutputRepairs;
     this.#guardrails = guardrails;
     const own = [...this.tools];
-    if (outputType === undefined) this.#output = undefined;
-    else if (this.model.structuredOutput === 'json-schema') this.#output = { native: true };
-    else {
-      if (this.#hasTool(outputToolName)) {
-        throw new ConfigError(
-          `Agent "${options.name}": a tool is named "${outputToolName}", the name of the outputType's final tool.`,
-        );
-      }
-      own.push(outputTool(outputType));
-      this.#output = { native: false, choice: own.length === 1 ? { name: outputToolName } : 'required' };
-    }
+    this.#output = outputType && this.#outputFor(outputType);
+    if (this.#output?.native === false) own.push(outputTool(this.#output.schema));
     this.#toolsByName = new Map(own.map((t) => [t.name, t]));
     this.#metadata = Object.freeze({ agent: this.name, purpose: 'agent' });
   }
 
-  #hasTool(name: string): boolean {
-    return this.tools.some((t) => t.name === name);
+  // How a run is held to `schema`: the model's native JSON output, or the forced final tool.
+  #outputFor(schema: z.ZodObject): RunOutput {
+    if (this.model.structuredOutput === 'json-schema') return { schema, native: true };
+    if (this.tools.some((t) => t.name === outputToolName)) {
+      throw new ConfigError(
+        `Agent "${this.name}": a tool is named "${outputToolName}", the name of the outputType's final tool.`,
+      );
+    }
+    return { schema, native: false };
+  }
+
+  // The output a run is held to: the run's `outputType` (a topology's), else the agent's own.
+  #outputOf(options: AgentRunOptions): RunOutput | undefined {
+    const schema = options.outputType;
+    if (schema === undefined || schema === this.outputType) return this.#output;
+    return this.#outputFor(schema);
   }
 
   // The definitions of a run's tools. For the agent's own tools, the same array run after run,
@@ -319,13 +329,21 @@ export class Agent<TOutput = string> {
         options.context ??
         (needsRunContext(options) ? new RunContext({ ...options, name: this.name }) : undefined);
       history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
-      const extra = options.tools ?? [];
-      const tools = extra.length === 0 ? this.tools : [...this.#toolsByName.values(), ...extra];
+      let extra = options.tools ?? [];
+      let own: Iterable<Tool> = this.#toolsByName.values();
+      if (options.outputType !== undefined && options.outputType !== this.outputType) {
+        // This run's outputType (a topology's) in place of the agent's own.
+        const output = this.#outputFor(validateOutputType(options.outputType, `Agent "${this.name}" run`)!);
+        own = this.tools;
+        if (!output.native) extra = [...extra, outputTool(output.schema)];
+      }
+      const tools = extra.length === 0 ? this.tools : [...own, ...extra];
       const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
       if (twice !== undefined) {
         throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
       }
-      byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
+      byName =
+        extra.length === 0 && own !== this.tools ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
       // The outermost run of a journal: read and checked before anything starts or is written.
       if (context !== undefined && this.#ownsJournal(context, options)) {
         return this.#runJournaled(history, byName, options, context);
@@ -416,7 +434,7 @@ export class Agent<TOutput = string> {
     context: RunContext | undefined,
     response: ModelResponse,
   ): AgentResult<TOutput> | Promise<AgentResult<TOutput>> {
-    if (response.toolCalls.length === 0 && this.#output === undefined) {
+    if (response.toolCalls.length === 0 && this.#outputOf(options) === undefined) {
       return this.#answered(context, response, options);
     }
     let run = context;
@@ -435,9 +453,10 @@ export class Agent<TOutput = string> {
     options: AgentRunOptions,
     toolChoice: ToolChoice | undefined,
   ): ModelRequest {
-    const output = this.#output;
+    const output = this.#outputOf(options);
     // The final tool of `outputType` is forced on every turn: the run can only end through it.
-    const choice = output?.native === false ? output.choice : toolChoice;
+    const forced: ToolChoice = definitions.length === 1 ? { name: outputToolName } : 'required';
+    const choice = output?.native === false ? forced : toolChoice;
     const request: ModelRequest = {
       system: options.instructions ?? this.instructions,
       messages,
@@ -447,14 +466,17 @@ export class Agent<TOutput = string> {
       maxTokens: this.maxTokens,
       metadata: this.#metadata,
     };
-    if (output?.native) request.responseFormat = responseFormatOf(this.outputType!);
+    if (output?.native) request.responseFormat = responseFormatOf(output.schema);
     return request;
   }
 
   // What an answer without a tool call gives an agent with `outputType`: the validated object, or
   // why it was refused and the turn asking for a repair. Undefined without `outputType`.
-  #typedAnswer(text: string): { value: unknown } | { problem: string; repair: string } | undefined {
-    const output = this.#output;
+  #typedAnswer(
+    text: string,
+    options: AgentRunOptions,
+  ): { value: unknown } | { problem: string; repair: string } | undefined {
+    const output = this.#outputOf(options);
     if (output === undefined) return undefined;
     if (!output.native) {
       return {
@@ -462,7 +484,7 @@ export class Agent<TOutput = string> {
         repair: `You must give your final answer by calling the function ${outputToolName}.`,
       };
     }
-    const parsed = parseJsonAnswer(this.outputType!, text);
+    const parsed = parseJsonAnswer(output.schema, text);
     if (parsed.problem === undefined) return { value: parsed.value };
     return {
       problem: parsed.problem,
@@ -562,7 +584,7 @@ export class Agent<TOutput = string> {
         result.output = response.text;
         if (response.toolCalls.length === 0) {
           result.messages.push({ role: 'assistant', content: response.text });
-          const typed = this.#typedAnswer(response.text);
+          const typed = this.#typedAnswer(response.text, options);
           if (typed === undefined || 'value' in typed) {
             if (typed !== undefined) result.finalOutput = typed.value as TOutput;
             else result.finalOutput = response.text as TOutput;
@@ -581,7 +603,7 @@ export class Agent<TOutput = string> {
           for (const record of records) {
             result.toolCalls.push(record);
             result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
-            if (record.call.name === outputToolName && this.#output?.native === false) {
+            if (record.call.name === outputToolName && this.#outputOf(options)?.native === false) {
               if ('value' in record) typedEnd = record;
               else if (record.isError && !record.skipped) problems.push(record.result);
             } else if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
@@ -925,6 +947,13 @@ function withTotals(result: AgentResult<unknown>, ownReplayed: number, nested: R
 }
 
 const noRunOptions: AgentRunOptions = Object.freeze({});
+
+/** How a run is held to its output schema. */
+interface RunOutput {
+  schema: z.ZodObject;
+  /** The model's native JSON output (else the forced final tool). */
+  native: boolean;
+}
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -135,7 +135,7 @@ export { type Budget, RunContext, type RunContextOptions, type RunOptions } from
 export { runRandom } from './run-random.js';
 export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';
 export { type RunStream, runStream } from './run-stream.js';
-export { outputToolName } from './structured-output.js';
+export { outputToolName, validateOutputType } from './structured-output.js';
 export {
   describeZodError,
   type NeedsApproval,

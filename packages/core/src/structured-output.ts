@@ -20,6 +20,18 @@ export function validateOutputType(outputType: unknown, owner: string): z.ZodObj
  * schema like any tool's (a failure goes back to the model to repair), and a valid call ends the run.
  */
 export function outputTool(schema: z.ZodObject): Tool {
+  let made = outputTools.get(schema);
+  if (made === undefined) {
+    made = makeOutputTool(schema);
+    outputTools.set(schema, made);
+  }
+  return made;
+}
+
+// One final tool per schema, so that its definition is computed once.
+const outputTools = new WeakMap<z.ZodObject, Tool>();
+
+function makeOutputTool(schema: z.ZodObject): Tool {
   return tool({
     name: outputToolName,
     description: 'Give your final answer by calling this function; it ends your turn.',

@@ -10,6 +10,8 @@ import type { Usage } from './types.js';
 /** What every topology's result has. */
 export interface TopologyResult {
   output: string;
+  /** The validated object of the topology's `outputType`, where it takes one; else absent. */
+  finalOutput?: unknown;
   usage: Usage;
   llmCalls: number;
   /** Of `llmCalls`, how many were answered from the run's journal (no provider call). */

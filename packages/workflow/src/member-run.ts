@@ -14,6 +14,7 @@ import {
   throwIfAborted,
   turnsAsText,
 } from '@swarm/core';
+import type { z } from 'zod';
 
 /** One member's answer, named by the member (or node) that gave it. */
 export interface MemberOutput {
@@ -33,6 +34,8 @@ export type MemberRecord =
 /** One member's output, and the budget stop of a nested topology that answered from what it had. */
 export interface StepOutcome {
   output: string;
+  /** The validated object, when the step was given an `outputType`. */
+  finalOutput?: unknown;
   interruption?: BudgetReason;
 }
 
@@ -76,15 +79,22 @@ export async function runStep(
   member: Member,
   input: string | Message[],
   context: RunContext,
+  outputType?: z.ZodObject,
 ): Promise<StepOutcome> {
   const given =
     isTopology(member) && typeof input !== 'string'
       ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, m.content) : m))
       : input;
-  const { output, result } = await runMember(member, given, context);
+  const { output, finalOutput, result } = await runMember(
+    member,
+    given,
+    context,
+    outputType ? { outputType } : undefined,
+  );
   const reason =
     'interrupted' in result && result.interrupted ? budgetReason(result.interruptionReason) : undefined;
-  return reason ? { output, interruption: reason } : { output };
+  const typed = outputType ? { finalOutput } : {};
+  return reason ? { output, interruption: reason, ...typed } : { output, ...typed };
 }
 
 /** What one turn of a sequence produced, and the budget stop of a nested topology that still answered. */
