@@ -34,8 +34,8 @@ export type MemberRecord =
 /** One member's output, and the budget stop of a nested topology that answered from what it had. */
 export interface StepOutcome {
   output: string;
-  /** The validated object, when the step was given an `outputType`. */
-  finalOutput?: unknown;
+  /** The member's final output: its validated object when typed (by `outputType` or its own), else its text. */
+  finalOutput: unknown;
   interruption?: BudgetReason;
 }
 
@@ -93,8 +93,7 @@ export async function runStep(
   );
   const reason =
     'interrupted' in result && result.interrupted ? budgetReason(result.interruptionReason) : undefined;
-  const typed = outputType ? { finalOutput } : {};
-  return reason ? { output, interruption: reason, ...typed } : { output, ...typed };
+  return reason ? { output, finalOutput, interruption: reason } : { output, finalOutput };
 }
 
 /** What one turn of a sequence produced, and the budget stop of a nested topology that still answered. */

@@ -74,7 +74,7 @@ export class SequentialWorkflow<TOutput = string> extends BaseTopology<Sequentia
           const last = i === this.#agents.length - 1;
           const input = handOn(task, before.slice(-1));
           const step = await runStep(member, input, context, last ? this.#outputType : undefined);
-          if (last) finalOutput = (this.#outputType ? step.finalOutput : step.output) as TOutput;
+          if (last) finalOutput = step.finalOutput as TOutput;
           return { value: { agent: member.name, output: step.output }, interruption: step.interruption };
         },
       );
