@@ -145,6 +145,8 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
         const result = await this.#topology(swarmType).run(task, { parent: context });
         return {
           output: result.output,
+          // A typed answer of the topology that ran is the router's answer too.
+          ...(result.finalOutput !== undefined && { finalOutput: result.finalOutput }),
           swarmType,
           ...(reason !== undefined && { reason }),
           ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),
