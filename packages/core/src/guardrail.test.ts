@@ -5,8 +5,10 @@ import { ConfigError, GuardrailTripwireError } from './errors.js';
 import type { SwarmEvent } from './events.js';
 import type { Guardrail } from './guardrail.js';
 import { runMember } from './member.js';
+import { openaiModel } from './providers/openai.js';
 import type { RunOptions } from './run-context.js';
 import { Gate } from './testing/gate.js';
+import { mockProviderServer } from './testing/mock-provider-server.js';
 import { reply, ScriptedModel, toolCall } from './testing/scripted-model.js';
 import { tool } from './tool.js';
 import { BaseTopology, type TopologyResult } from './topology.js';
@@ -90,6 +92,26 @@ describe('input guardrails', () => {
       guardrail: 'topic',
       kind: 'input',
     });
+  });
+
+  it('cancel the first call on the wire when they trip (the real openai SDK against a hanging server)', async () => {
+    const server = await mockProviderServer();
+    try {
+      server.enqueue({ fault: 'hang' });
+      const model = openaiModel('gpt-5.4', { apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 });
+      const gate = new Gate();
+      const agent = new Agent({ name: 'a', model, inputGuardrails: [heldGuardrail('topic', true, gate)] });
+      const outcome = agent.run('Off-topic question').catch((e: unknown) => e);
+      while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      expect(server.openResponses).toBe(1);
+      gate.open();
+      expect(await outcome).toBeInstanceOf(GuardrailTripwireError);
+      // The SDK let go of the hanging response: the first call was cancelled, and no other was made.
+      while (server.openResponses > 0) await new Promise((r) => setTimeout(r, 5));
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 
   it('hold the tools and the second call until they pass, then the run goes on', async () => {
