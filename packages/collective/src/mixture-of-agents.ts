@@ -2,10 +2,13 @@ import {
   BaseTopology,
   type BudgetExceededError,
   type BudgetReason,
+  ConfigError,
   Conversation,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
+  isTopology,
   type Member,
   type Message,
   mapSettled,
@@ -19,7 +22,9 @@ import {
   settledStop,
   type TopologyResult,
   validateMembers,
+  validateOutputType,
 } from '@swarm/core';
+import type { z } from 'zod';
 import {
   failure,
   type MemberAnswer,
@@ -30,7 +35,7 @@ import {
 import { requireMember } from './options.js';
 
 /** Options of a MixtureOfAgents. */
-export interface MixtureOfAgentsOptions {
+export interface MixtureOfAgentsOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** The workers: each answers in every layer (Agents or whole Topologies). */
   agents: Member[];
@@ -40,13 +45,17 @@ export interface MixtureOfAgentsOptions {
   layers?: number;
   /** Workers running at once within a layer (default all). */
   maxWorkers?: number;
+  /** The aggregator's answer as a validated object of this `z.object(...)` (`result.finalOutput`); the aggregator must be an Agent. */
+  outputType?: z.ZodType<TOutput>;
 }
 
 /** One worker's answer in one layer, or why it has none. */
 export type LayerAnswer = MemberAnswer | MemberFailure;
 
 /** What a MixtureOfAgents run returns. */
-export interface MixtureOfAgentsResult extends TopologyResult {
+export interface MixtureOfAgentsResult<TOutput = string> extends TopologyResult {
+  /** The aggregator's answer: the validated object with `outputType` (absent when the budget stopped the run before it). */
+  finalOutput?: TOutput;
   /** Every layer's answers, each keyed by worker in input order. */
   layers: LayerAnswer[][];
   /** The shared conversation: the task, every answer of every layer, then the aggregator's. */
@@ -64,15 +73,16 @@ const aggregatePrompt =
  * Several workers answer a task independently, layer after layer, each layer seeing the previous
  * layer's answers; an aggregator then answers the task from the last layer (seed 001, section 3).
  */
-export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
+export class MixtureOfAgents<TOutput = string> extends BaseTopology<MixtureOfAgentsResult<TOutput>> {
   readonly type = 'MixtureOfAgents';
   readonly name: string;
   readonly agents: readonly Member[];
   readonly aggregator: Member;
   readonly layers: number;
   readonly maxWorkers: number;
+  readonly #outputType: z.ZodObject | undefined;
 
-  constructor(options: MixtureOfAgentsOptions) {
+  constructor(options: MixtureOfAgentsOptions<TOutput>) {
     super();
     const owner = 'MixtureOfAgents';
     this.name = options.name ?? 'mixture-of-agents';
@@ -80,11 +90,18 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
     this.aggregator = requireMember(owner, 'aggregator', options.aggregator);
     this.layers = integerOption(owner, 'layers', options.layers, 3, 1);
     this.maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
+    this.#outputType = validateOutputType(options.outputType, owner);
+    if (this.#outputType && isTopology(this.aggregator)) {
+      throw new ConfigError(
+        `${owner}: outputType types the aggregator's answer, but "${this.aggregator.name}" is a ${this.aggregator.type}: make the aggregator an Agent.`,
+      );
+    }
+    this.withGuardrails(options);
   }
 
   /** Runs the layers, then the aggregator; a failing worker is recorded and the others go on. */
-  run(task: string, options: RunOptions = {}): Promise<MixtureOfAgentsResult> {
-    return runTopology<MixtureOfAgentsResult>(this, { task }, options, async (context) => {
+  run(task: string, options: RunOptions = {}): Promise<MixtureOfAgentsResult<TOutput>> {
+    return runTopology<MixtureOfAgentsResult<TOutput>>(this, { task }, options, async (context) => {
       const conversation = new Conversation();
       conversation.add('user', task);
       const layers: LayerAnswer[][] = [];
@@ -114,14 +131,20 @@ export class MixtureOfAgents extends BaseTopology<MixtureOfAgentsResult> {
       // 2. Aggregate: the aggregator answers the task from the last answers. After a budget stop
       // there is no call left, so the first of the latest answers stands.
       const aggregator = memberName(this.aggregator);
+      let finalOutput: TOutput | undefined;
       const final = await writeUnlessStopped(budget, latest[0]!.output, () =>
-        nonEmptyAnswer(aggregator, context, () =>
-          runMember(this.aggregator, turnsFor(task, latest, aggregator, aggregatePrompt), context),
-        ),
+        nonEmptyAnswer(aggregator, context, async () => {
+          const turns = turnsFor(task, latest, aggregator, aggregatePrompt);
+          const outputType = this.#outputType;
+          const answered = await runMember(this.aggregator, turns, context, outputType ? { outputType } : {});
+          finalOutput = answered.finalOutput as TOutput;
+          return answered;
+        }),
       );
       if (!final.stop) conversation.add('assistant', final.output, aggregator);
       return {
         output: final.output,
+        ...(finalOutput !== undefined && { finalOutput }),
         layers,
         conversation,
         interrupted: false,

@@ -10,7 +10,8 @@ export function requireAgent(owner: string, option: string, member: Member, why:
       `${owner}: ${option} "${memberName(member)}" is a Topology, but ${why}, which needs an Agent (a forced function call). Give an Agent; it may call the topology through topology.asTool().`,
     );
   }
-  return member;
+  // Its structured decisions go through generateObject, whatever the agent's own outputType.
+  return member as Agent;
 }
 
 /** Checks a member option that must be an Agent or a Topology. */

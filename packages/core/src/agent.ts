@@ -8,9 +8,19 @@ import {
   isPause,
   MaxTurnsExceededError,
   RunPausedError,
+  StructuredOutputError,
+  throwIfAborted,
 } from './errors.js';
 import { type GenerateObjectResult, generateObject } from './generate-object.js';
+import {
+  type GuardrailOptions,
+  type Guardrails,
+  guardedRun,
+  joinGuardrails,
+  validateGuardrails,
+} from './guardrail.js';
 import type { ToolCallEntry } from './journal.js';
+import { turnsAsText } from './member.js';
 import { isTimerMs, MAX_TIMER_MS } from './option-checks.js';
 import { resolveModel } from './resolve-model.js';
 import {
@@ -21,13 +31,23 @@ import {
   modelCallError,
   needsRunContext,
   pathKeyOf,
+  pendingGateOf,
   RunContext,
   type RunOptions,
+  type RunTally,
   rootOf,
   startDirectCall,
+  withTally,
 } from './run-context.js';
 import { approvalId, type RunJournal } from './run-journal.js';
 import { isRunStop } from './run-stop.js';
+import {
+  outputTool,
+  outputToolName,
+  parseJsonAnswer,
+  responseFormatOf,
+  validateOutputType,
+} from './structured-output.js';
 import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, type ToolContext, toolDefinition } from './tool.js';
 import { finishedPause } from './topology-run.js';
@@ -45,7 +65,7 @@ import type {
 import { addUsage, emptyUsage } from './usage.js';
 
 /** Options of an Agent: plain configuration; the run loop lives in `run`. */
-export interface AgentOptions {
+export interface AgentOptions<TOutput = string> extends GuardrailOptions {
   name: string;
   description?: string;
   /** The system prompt. */
@@ -61,6 +81,14 @@ export interface AgentOptions {
    * A call past it is answered to the model as a tool error.
    */
   toolTimeoutMs?: number;
+  /**
+   * The run ends with a validated object of this `z.object(...)` as `result.finalOutput`, also
+   * after tool calls: OpenAI's strict `json_schema` output where the model has it, else a forced
+   * final tool. An invalid object goes back to the model to repair.
+   */
+  outputType?: z.ZodType<TOutput>;
+  /** Invalid objects sent back for repair before the run fails with `StructuredOutputError` (default 2). */
+  maxOutputRepairs?: number;
 }
 
 /** Per-run options of `agent.run`: the run's shared context, and tools added for this run only. */
@@ -76,6 +104,11 @@ export interface AgentRunOptions extends RunOptions {
   toolChoice?: ToolChoice;
   /** Replaces the agent's instructions for this run. */
   instructions?: string;
+  /**
+   * This run ends with a validated object of this schema as `finalOutput`, in place of the agent's
+   * own `outputType`: how a topology types the answer of the member that gives its final answer.
+   */
+  outputType?: z.ZodObject;
 }
 
 /** One executed tool call, with what it returned. */
@@ -90,13 +123,21 @@ export interface ToolCallRecord {
 }
 
 /** What `agent.run` returns. */
-export interface AgentResult {
-  /** The final text. */
+export interface AgentResult<TOutput = string> {
+  /** The final text (with `outputType`, the object as JSON). */
   output: string;
+  /** The validated object of the agent's `outputType`; without one, the final text. */
+  finalOutput: TOutput;
   /** The new turns of this run (assistant turns, tool calls and results), not the input. */
   messages: Message[];
+  /** Tokens of the whole run: the agent's own calls and every run its tools started (`asTool`). */
   usage: Usage;
+  /** Model calls of the whole run, the runs its tools started included. */
   llmCalls: number;
+  /** Of `usage`, the agent's own calls. */
+  ownUsage: Usage;
+  /** Of `llmCalls`, the agent's own calls (the turns of its tool loop). */
+  ownLlmCalls: number;
   /** Of `llmCalls`, how many were answered from the run's journal (no provider call). */
   replayedCalls: number;
   /** Of `llmCalls`, how many went to the model. */
@@ -110,7 +151,7 @@ export interface AgentResult {
  * An LLM with instructions and tools. Agents are stateless: each run sees only the input it is
  * given, and topologies pass the context they mean to pass as typed turns.
  */
-export class Agent {
+export class Agent<TOutput = string> {
   readonly name: string;
   readonly description: string | undefined;
   readonly instructions: string | undefined;
@@ -120,6 +161,12 @@ export class Agent {
   readonly maxTokens: number | undefined;
   readonly maxTurns: number;
   readonly toolTimeoutMs: number | undefined;
+  /** The schema of the run's final object, if the agent has one. */
+  readonly outputType: z.ZodObject | undefined;
+  readonly maxOutputRepairs: number;
+  // How this agent's model is held to `outputType`: its native JSON output, or the forced final tool.
+  readonly #output: RunOutput | undefined;
+  readonly #guardrails: Guardrails | undefined;
   // The agent's own tools by name, built once: a run given no extra tools reads it, never writes it.
   readonly #toolsByName: ReadonlyMap<string, Tool>;
   // What every run given no extra tools sends: the definitions (checked against the tools each run,
@@ -127,7 +174,7 @@ export class Agent {
   #definitions: readonly ToolDefinition[] = [];
   readonly #metadata: Readonly<{ agent: string; purpose: string }>;
 
-  constructor(options: AgentOptions) {
+  constructor(options: AgentOptions<TOutput>) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
       throw new ConfigError('Agent: name must be a non-empty string.');
     }
@@ -158,6 +205,14 @@ export class Agent {
     const twice = duplicateToolName(options.tools ?? []);
     if (twice !== undefined)
       throw new ConfigError(`Agent "${options.name}": two tools are named "${twice}".`);
+    const outputType = validateOutputType(options.outputType, `Agent "${options.name}"`);
+    const guardrails = validateGuardrails(options, `Agent "${options.name}"`);
+    const maxOutputRepairs = options.maxOutputRepairs ?? 2;
+    if (!Number.isInteger(maxOutputRepairs) || maxOutputRepairs < 0) {
+      throw new ConfigError(
+        `Agent "${options.name}": maxOutputRepairs must be an integer >= 0 (got ${maxOutputRepairs}).`,
+      );
+    }
     this.name = options.name;
     this.description = options.description;
     this.instructions = options.instructions;
@@ -167,8 +222,32 @@ export class Agent {
     this.maxTokens = options.maxTokens;
     this.maxTurns = maxTurns;
     this.toolTimeoutMs = options.toolTimeoutMs;
-    this.#toolsByName = new Map(this.tools.map((t) => [t.name, t]));
+    this.outputType = outputType;
+    this.maxOutputRepairs = maxOutputRepairs;
+    this.#guardrails = guardrails;
+    const own = [...this.tools];
+    this.#output = outputType && this.#outputFor(outputType);
+    if (this.#output?.native === false) own.push(outputTool(this.#output.schema));
+    this.#toolsByName = new Map(own.map((t) => [t.name, t]));
     this.#metadata = Object.freeze({ agent: this.name, purpose: 'agent' });
+  }
+
+  // How a run is held to `schema`: the model's native JSON output, or the forced final tool.
+  #outputFor(schema: z.ZodObject): RunOutput {
+    if (this.model.structuredOutput === 'json-schema') return { schema, native: true };
+    if (this.tools.some((t) => t.name === outputToolName)) {
+      throw new ConfigError(
+        `Agent "${this.name}": a tool is named "${outputToolName}", the name of the outputType's final tool.`,
+      );
+    }
+    return { schema, native: false };
+  }
+
+  // The output a run is held to: the run's `outputType` (a topology's), else the agent's own.
+  #outputOf(options: AgentRunOptions): RunOutput | undefined {
+    const schema = options.outputType;
+    if (schema === undefined || schema === this.outputType) return this.#output;
+    return this.#outputFor(schema);
   }
 
   // The definitions of a run's tools. For the agent's own tools, the same array run after run,
@@ -191,7 +270,53 @@ export class Agent {
    * answers without a tool call. Throws `MaxTurnsExceededError` after `maxTurns` calls, and
    * `RunPausedError` when a call needs a person's approval (`needsApproval`) that it was not given.
    */
-  run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult> {
+  run(input: string | Message[], options: AgentRunOptions = noRunOptions): Promise<AgentResult<TOutput>> {
+    if (
+      this.#guardrails !== undefined ||
+      options.inputGuardrails !== undefined ||
+      options.outputGuardrails !== undefined
+    ) {
+      return this.#guarded(input, options);
+    }
+    return this.#run(input, options);
+  }
+
+  // A run under input and output guardrails (the agent's and this run's): in a context of its own
+  // (or a view of the shared one) whose calls a tripped guardrail cancels.
+  async #guarded(input: string | Message[], options: AgentRunOptions): Promise<AgentResult<TOutput>> {
+    const guardrails = joinGuardrails(
+      this.#guardrails,
+      validateGuardrails(options, `Agent "${this.name}" run`),
+    );
+    const { inputGuardrails: _input, outputGuardrails: _output, ...rest } = options;
+    if (guardrails === undefined) return this.#run(input, rest);
+    const trip = new AbortController();
+    const owned = options.context === undefined;
+    const context = owned
+      ? await RunContext.open({
+          ...rest,
+          name: this.name,
+          signal: options.signal ? AbortSignal.any([options.signal, trip.signal]) : trip.signal,
+        })
+      : options.context!.withSignal(trip.signal);
+    const text = typeof input === 'string' ? input : turnsAsText(input);
+    try {
+      const result = await guardedRun(
+        context,
+        trip,
+        guardrails,
+        text,
+        () => this.#run(input, { ...rest, context }),
+        (r) => r.output,
+      );
+      if (owned) context.finishJournal();
+      return result;
+    } catch (error) {
+      throw owned && isPause(error) ? finishedPause(context, error) : error;
+    }
+  }
+
+  #run(input: string | Message[], options: AgentRunOptions): Promise<AgentResult<TOutput>> {
     // Not async, and the first model call is made here: a run waiting for its first answer (most
     // runs end with it) holds no suspended frame; the loop starts only when a tool is called.
     let context: RunContext | undefined;
@@ -204,13 +329,21 @@ export class Agent {
         options.context ??
         (needsRunContext(options) ? new RunContext({ ...options, name: this.name }) : undefined);
       history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
-      const extra = options.tools ?? [];
-      const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
+      let extra = options.tools ?? [];
+      let own: Iterable<Tool> = this.#toolsByName.values();
+      if (options.outputType !== undefined && options.outputType !== this.outputType) {
+        // This run's outputType (a topology's) in place of the agent's own.
+        const output = this.#outputFor(validateOutputType(options.outputType, `Agent "${this.name}" run`)!);
+        own = this.tools;
+        if (!output.native) extra = [...extra, outputTool(output.schema)];
+      }
+      const tools = extra.length === 0 ? this.tools : [...own, ...extra];
       const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
       if (twice !== undefined) {
         throw new ConfigError(`Agent "${this.name}": two tools are named "${twice}" in this run.`);
       }
-      byName = extra.length === 0 ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
+      byName =
+        extra.length === 0 && own !== this.tools ? this.#toolsByName : new Map(tools.map((t) => [t.name, t]));
       // The outermost run of a journal: read and checked before anything starts or is written.
       if (context !== undefined && this.#ownsJournal(context, options)) {
         return this.#runJournaled(history, byName, options, context);
@@ -233,7 +366,7 @@ export class Agent {
     byName: ReadonlyMap<string, Tool>,
     options: AgentRunOptions,
     context: RunContext,
-  ): Promise<AgentResult> {
+  ): Promise<AgentResult<TOutput>> {
     await journalOf(context)!.open();
     context.emit({ type: 'agent.start', agent: this.name });
     return this.#begin(history, byName, options, context);
@@ -245,7 +378,7 @@ export class Agent {
     byName: ReadonlyMap<string, Tool>,
     options: AgentRunOptions,
     run: RunContext | undefined,
-  ): Promise<AgentResult> {
+  ): Promise<AgentResult<TOutput>> {
     let definitions: ToolDefinition[];
     let request: ModelRequest;
     let direct: Promise<ModelResponse> | undefined;
@@ -300,8 +433,10 @@ export class Agent {
     options: AgentRunOptions,
     context: RunContext | undefined,
     response: ModelResponse,
-  ): AgentResult | Promise<AgentResult> {
-    if (response.toolCalls.length === 0) return this.#answered(context, response, options);
+  ): AgentResult<TOutput> | Promise<AgentResult<TOutput>> {
+    if (response.toolCalls.length === 0 && this.#outputOf(options) === undefined) {
+      return this.#answered(context, response, options);
+    }
     let run = context;
     if (run === undefined) {
       run = new RunContext({ ...options, name: this.name });
@@ -318,15 +453,52 @@ export class Agent {
     options: AgentRunOptions,
     toolChoice: ToolChoice | undefined,
   ): ModelRequest {
-    return {
+    const output = this.#outputOf(options);
+    // The final tool of `outputType` is forced on every turn: the run can only end through it.
+    const forced: ToolChoice = definitions.length === 1 ? { name: outputToolName } : 'required';
+    const choice = output?.native === false ? forced : toolChoice;
+    const request: ModelRequest = {
       system: options.instructions ?? this.instructions,
       messages,
       tools: definitions.length > 0 ? definitions : undefined,
-      toolChoice: definitions.length > 0 ? toolChoice : undefined,
+      toolChoice: definitions.length > 0 ? choice : undefined,
       temperature: this.temperature,
       maxTokens: this.maxTokens,
       metadata: this.#metadata,
     };
+    if (output?.native) request.responseFormat = responseFormatOf(output.schema);
+    return request;
+  }
+
+  // What an answer without a tool call gives an agent with `outputType`: the validated object, or
+  // why it was refused and the turn asking for a repair. Undefined without `outputType`.
+  #typedAnswer(
+    text: string,
+    options: AgentRunOptions,
+  ): { value: unknown } | { problem: string; repair: string } | undefined {
+    const output = this.#outputOf(options);
+    if (output === undefined) return undefined;
+    if (!output.native) {
+      return {
+        problem: `no call of ${outputToolName}`,
+        repair: `You must give your final answer by calling the function ${outputToolName}.`,
+      };
+    }
+    const parsed = parseJsonAnswer(output.schema, text);
+    if (parsed.problem === undefined) return { value: parsed.value };
+    return {
+      problem: parsed.problem,
+      repair: `Your answer does not match the required JSON schema: ${parsed.problem}. Answer again with the corrected JSON only.`,
+    };
+  }
+
+  // Ends the run with StructuredOutputError once more objects were refused than may be repaired.
+  #checkRepairs(problems: string[]): void {
+    if (problems.length <= this.maxOutputRepairs) return;
+    throw new StructuredOutputError(
+      `Agent "${this.name}" gave no valid ${outputToolName} object in ${problems.length} attempts: ${problems.join(' | ')}`,
+      problems,
+    );
   }
 
   // Closes the agent's trace with `agent.error` (`agent.paused` for a pause, once the outermost
@@ -347,14 +519,21 @@ export class Agent {
   }
 
   // A first answer without a tool call: the whole run.
-  #answered(context: RunContext | undefined, response: ModelResponse, options: AgentRunOptions): AgentResult {
+  #answered(
+    context: RunContext | undefined,
+    response: ModelResponse,
+    options: AgentRunOptions,
+  ): AgentResult<TOutput> {
     try {
       const replayed = context !== undefined && journalOf(context)?.wasReplayed(response) ? 1 : 0;
-      const result: AgentResult = {
+      const result: AgentResult<TOutput> = {
         output: response.text,
+        finalOutput: response.text as TOutput,
         messages: [{ role: 'assistant', content: response.text }],
         usage: addUsage(emptyUsage(), response.usage),
         llmCalls: 1,
+        ownUsage: addUsage(emptyUsage(), response.usage),
+        ownLlmCalls: 1,
         replayedCalls: replayed,
         liveCalls: 1 - replayed,
         toolCalls: [],
@@ -375,48 +554,79 @@ export class Agent {
     options: AgentRunOptions,
     context: RunContext,
     first: ModelResponse,
-  ): Promise<AgentResult> {
+  ): Promise<AgentResult<TOutput>> {
     try {
       const journal = journalOf(context);
       let toolChoice = options.toolChoice;
-      const result: AgentResult = {
+      const result: AgentResult<TOutput> = {
         output: '',
+        finalOutput: '' as TOutput,
         messages: [],
         usage: emptyUsage(),
         llmCalls: 0,
+        ownUsage: emptyUsage(),
+        ownLlmCalls: 0,
         replayedCalls: 0,
         liveCalls: 0,
         toolCalls: [],
       };
+      // The tools run in a view of the run that tallies the runs they start (asTool), so the
+      // result's totals include them whether this run has a context of its own or shares one.
+      const { context: toolContext, tally } = withTally(context);
+      let ownReplayed = 0;
       let response = first;
+      // Why each object given so far was refused (with `outputType`), for the repair and the error.
+      const problems: string[] = [];
       for (let turn = 1; ; turn++) {
-        result.llmCalls = turn;
-        if (journal?.wasReplayed(response)) result.replayedCalls += 1;
-        result.liveCalls = turn - result.replayedCalls;
-        addUsage(result.usage, response.usage);
+        result.ownLlmCalls = turn;
+        if (journal?.wasReplayed(response)) ownReplayed += 1;
+        addUsage(result.ownUsage, response.usage);
         result.output = response.text;
         if (response.toolCalls.length === 0) {
           result.messages.push({ role: 'assistant', content: response.text });
-          this.#ended(context, options, response.text);
-          return result;
-        }
-        result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-        if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
-        const records = await this.#runTools(response, byName, context);
-        for (const record of records) {
-          result.toolCalls.push(record);
-          result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
-          if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
-        }
-        if (result.endedBy) {
-          if (this.#ownsJournal(context, options)) context.finishJournal();
-          context.emit({
-            type: 'agent.end',
-            agent: this.name,
-            output: result.output,
-            endedBy: result.endedBy.call.name,
-          });
-          return result;
+          const typed = this.#typedAnswer(response.text, options);
+          if (typed === undefined || 'value' in typed) {
+            if (typed !== undefined) result.finalOutput = typed.value as TOutput;
+            else result.finalOutput = response.text as TOutput;
+            withTotals(result, ownReplayed, tally);
+            this.#ended(context, options, result.output);
+            return result;
+          }
+          problems.push(typed.problem);
+          this.#checkRepairs(problems);
+          result.messages.push({ role: 'user', content: typed.repair });
+        } else {
+          result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+          if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
+          const records = await this.#runTools(response, byName, toolContext);
+          let typedEnd: (ToolCallRecord & { value?: unknown }) | undefined;
+          for (const record of records) {
+            result.toolCalls.push(record);
+            result.messages.push({ role: 'tool', toolCallId: record.call.id, content: record.result });
+            if (record.call.name === outputToolName && this.#outputOf(options)?.native === false) {
+              if ('value' in record) typedEnd = record;
+              else if (record.isError && !record.skipped) problems.push(record.result);
+            } else if ('value' in record) result.endedBy = record as AgentResult['endedBy'];
+          }
+          if (typedEnd !== undefined) {
+            result.finalOutput = typedEnd.value as TOutput;
+            result.output = typedEnd.result;
+            withTotals(result, ownReplayed, tally);
+            this.#ended(context, options, result.output);
+            return result;
+          }
+          if (result.endedBy) {
+            withTotals(result, ownReplayed, tally);
+            if (this.#ownsJournal(context, options)) context.finishJournal();
+            context.emit({
+              type: 'agent.end',
+              agent: this.name,
+              output: result.output,
+              endedBy: result.endedBy.call.name,
+            });
+            return result;
+          }
+          this.#checkRepairs(problems);
         }
         if (turn >= this.maxTurns) throw new MaxTurnsExceededError(this.name, this.maxTurns);
         const request = this.#request([...history, ...result.messages], definitions, options, toolChoice);
@@ -470,6 +680,12 @@ export class Agent {
     context: RunContext,
   ): Promise<(ToolCallRecord & { value?: unknown })[]> {
     const calls = response.toolCalls;
+    // Input guardrails still running hold the tools too: no side effect of an unchecked input.
+    const gate = pendingGateOf(context);
+    if (gate !== undefined) {
+      await gate;
+      throwIfAborted(context.signal);
+    }
     // One call (the usual case): nothing to run beside it, nothing after it to skip.
     if (calls.length === 1) {
       const outcome = await this.#runTool(calls[0]!, byName.get(calls[0]!.name), context, response, 0);
@@ -722,7 +938,22 @@ function settledRecords(
   return records;
 }
 
+// Fills a result's totals: the agent's own calls plus the runs its tools started.
+function withTotals(result: AgentResult<unknown>, ownReplayed: number, nested: RunTally): void {
+  result.llmCalls = result.ownLlmCalls + nested.llmCalls;
+  result.usage = addUsage({ ...result.ownUsage }, nested.usage);
+  result.replayedCalls = ownReplayed + nested.replayedCalls;
+  result.liveCalls = result.llmCalls - result.replayedCalls;
+}
+
 const noRunOptions: AgentRunOptions = Object.freeze({});
+
+/** How a run is held to its output schema. */
+interface RunOutput {
+  schema: z.ZodObject;
+  /** The model's native JSON output (else the forced final tool). */
+  native: boolean;
+}
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;

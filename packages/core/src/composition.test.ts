@@ -190,6 +190,72 @@ describe('asTool', () => {
   });
 });
 
+describe("an agent's totals include the runs its tools start", () => {
+  const tokens = (total: number) => expect.objectContaining({ totalTokens: total });
+
+  it('counts a topology called through asTool in llmCalls and usage, and its own calls apart', async () => {
+    const forestLike = new Echo(
+      'experts',
+      new Agent({ name: 'expert', model: new ScriptedModel([reply('42')]) }),
+    );
+    const outer = new Agent({
+      name: 'triage',
+      model: new ScriptedModel([toolCall('experts', { task: 'q' }), reply('It is 42.')]),
+      tools: [forestLike.asTool()],
+    });
+    const result = await outer.run('Ask the experts.', { budget: { maxCalls: 10 } });
+    // What the models saw: two calls of the outer agent, one of the nested run, 15 tokens each.
+    expect(result).toMatchObject({ llmCalls: 3, ownLlmCalls: 2, replayedCalls: 0, liveCalls: 3 });
+    expect(result.usage).toEqual(tokens(45));
+    expect(result.ownUsage).toEqual(tokens(30));
+  });
+
+  it('adds up three levels of nesting at every level', async () => {
+    const deepest = new Agent({ name: 'deepest', model: new ScriptedModel([reply('leaf')]) });
+    const middleAgent = new Agent({
+      name: 'middle',
+      model: new ScriptedModel([toolCall('deepest', { task: 'x' }), reply('mid')]),
+      tools: [deepest.asTool()],
+    });
+    const middle = new Echo('middle-run', middleAgent);
+    const top = new Agent({
+      name: 'top',
+      model: new ScriptedModel([toolCall('middle-run', { task: 'y' }), reply('top')]),
+      tools: [middle.asTool()],
+    });
+    const seen: { name: string; llmCalls: number }[] = [];
+    const parent = new RunContext({
+      onEvent: (e) => {
+        if (e.type === 'run.end') seen.push({ name: 'middle-run', llmCalls: e.llmCalls as number });
+      },
+    });
+    const result = await top.run('go', { parent });
+    expect(result).toMatchObject({ llmCalls: 5, ownLlmCalls: 2 });
+    expect(result.usage).toEqual(tokens(75));
+    // The Echo around `middle` counted its agent's 2 calls and the deepest agent's 1.
+    expect(seen).toEqual([{ name: 'middle-run', llmCalls: 3 }]);
+    expect(parent.llmCalls).toBe(5);
+  });
+
+  it("counts what its own tools started, not a sibling's, when agents share a topology's run", async () => {
+    const helper = new Agent({ name: 'helper', model: new ScriptedModel([reply('help')]) });
+    const withTool = new Agent({
+      name: 'with-tool',
+      model: new ScriptedModel([toolCall('helper', { task: 'x' }), reply('done')]),
+      tools: [helper.asTool()],
+    });
+    const sibling = new Agent({ name: 'sibling', model: new ScriptedModel([reply('alone')]) });
+    const shared = new RunContext({ topology: 'Pair' });
+    const [a, b] = await Promise.all([
+      runMember(withTool, 'task', shared),
+      runMember(sibling, 'task', shared),
+    ]);
+    expect([a.llmCalls, b.llmCalls]).toEqual([3, 1]);
+    expect((a.result as { ownLlmCalls: number }).ownLlmCalls).toBe(2);
+    expect(shared.llmCalls).toBe(4);
+  });
+});
+
 describe('members', () => {
   it('runs an Agent member in the same run and a Topology member nested in it', async () => {
     const agent = new Agent({ name: 'a', model: new ScriptedModel([reply('from agent')]) });

@@ -138,6 +138,10 @@ describe('a journaled run', () => {
     expect(secondExpert.calls).toHaveLength(0);
     expect(seen.sort()).toEqual(['first question', 'second one']);
     expect(again.output).toBe(live.output);
+    // The totals count the nested runs' calls, live the first time and replayed the second.
+    expect(live).toMatchObject({ llmCalls: 6, ownLlmCalls: 2, replayedCalls: 0, liveCalls: 6 });
+    expect(again).toMatchObject({ llmCalls: 6, ownLlmCalls: 2, replayedCalls: 6, liveCalls: 0 });
+    expect(again.usage).toEqual(live.usage);
     const nestedCalls = events.filter((e) => e.type === 'model.response' && e.agent === 'expert');
     expect(nestedCalls).toHaveLength(4);
     expect(nestedCalls.every((e) => e.replayed === true)).toBe(true);

@@ -15,6 +15,7 @@ export type SwarmErrorCode =
   | 'NO_ANSWER'
   | 'SESSION_CONFLICT'
   | 'RUN_PAUSED'
+  | 'GUARDRAIL_TRIPWIRE'
   | 'ABORTED';
 
 /** Base of every error swarm throws; `isInstance` works across duplicate copies of the package. */
@@ -190,6 +191,29 @@ export class RunPausedError extends SwarmError {
 /** True when `error` is a pause (`RunPausedError`, code `'RUN_PAUSED'`), from any copy of the package. */
 export function isPause(error: unknown): error is RunPausedError {
   return SwarmError.isInstance(error) && error.code === 'RUN_PAUSED';
+}
+
+/**
+ * A guardrail tripped: the run ended before its input reached the model or its output reached the
+ * user. `guardrail` names it, `kind` says which side it guards, `info` is what it reported.
+ */
+export class GuardrailTripwireError extends SwarmError {
+  readonly guardrail: string;
+  readonly kind: 'input' | 'output';
+  readonly info: unknown;
+
+  constructor(guardrail: string, kind: 'input' | 'output', info: unknown, options?: { cause?: unknown }) {
+    super('GUARDRAIL_TRIPWIRE', `The ${kind} guardrail "${guardrail}" tripped.`, options);
+    this.name = 'GuardrailTripwireError';
+    this.guardrail = guardrail;
+    this.kind = kind;
+    this.info = info;
+  }
+}
+
+/** True for a `GuardrailTripwireError`, from any copy of the package. */
+export function isTripwire(error: unknown): error is GuardrailTripwireError {
+  return SwarmError.isInstance(error) && error.code === 'GUARDRAIL_TRIPWIRE';
 }
 
 /** Throws an AbortError when the signal has fired; call before starting work. */

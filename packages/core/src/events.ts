@@ -18,6 +18,8 @@ export type CoreEventType =
   | 'approval.pending'
   | 'journal.diverged'
   | 'answer.empty'
+  | 'guardrail.pass'
+  | 'guardrail.trip'
   | 'warning';
 
 /**

@@ -18,8 +18,10 @@ export {
   BudgetExceededError,
   ConfigError,
   errorMessage,
+  GuardrailTripwireError,
   isAbort,
   isPause,
+  isTripwire,
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
@@ -34,6 +36,14 @@ export {
 export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
 export { fileJournal } from './file-journal.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
+export type {
+  Guardrail,
+  GuardrailContext,
+  GuardrailLike,
+  GuardrailOptions,
+  GuardrailResult,
+  GuardrailRun,
+} from './guardrail.js';
 export { fnv1a } from './hash.js';
 export { type HeadSplit, type RoleRef, roleRefSchema, splitHead } from './head-role.js';
 export {
@@ -129,6 +139,7 @@ export { type Budget, RunContext, type RunContextOptions, type RunOptions } from
 export { runRandom } from './run-random.js';
 export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';
 export { type RunStream, runStream } from './run-stream.js';
+export { outputToolName, validateOutputType } from './structured-output.js';
 export {
   describeZodError,
   type NeedsApproval,
@@ -149,9 +160,11 @@ export {
 export {
   budgetStop,
   finishedPause,
+  openTopologyRun,
   runTopology,
   runTotals,
   type TopologyOutcome,
+  type TopologyRun,
 } from './topology-run.js';
 export type {
   FinishReason,
@@ -162,6 +175,7 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ResponseFormat,
   Role,
   Settled,
   ToolCall,

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Agent, AgentResult } from './agent.js';
 import { ConfigError } from './errors.js';
 import type { RunContext } from './run-context.js';
@@ -9,15 +10,17 @@ import type { Message, ToolChoice, Usage } from './types.js';
  * Anything a multi-member topology can put to work: an Agent, or a whole Topology, which gets the
  * task as text and runs nested in the calling run.
  */
-export type Member = Agent | Topology;
+export type Member = Agent<unknown> | Topology;
 
 /** What running one member gave: its text, what it cost, and the member's own result. */
 export interface MemberResult {
   output: string;
+  /** The validated object when the call was given `outputType`; else the text. */
+  finalOutput: unknown;
   usage: Usage;
   llmCalls: number;
   /** The Agent's or the Topology's whole result. */
-  result: AgentResult | TopologyResult;
+  result: AgentResult<unknown> | TopologyResult;
 }
 
 /** Per-call settings for an Agent member; a Topology member ignores them. */
@@ -27,6 +30,11 @@ export interface MemberRunOptions {
   /** Extra tools for this call. */
   tools?: Tool[];
   toolChoice?: ToolChoice;
+  /**
+   * The member's answer as a validated object of this schema (`finalOutput`): how a topology whose
+   * answer is one member's types it. Agents only: a Topology member types its answer itself.
+   */
+  outputType?: z.ZodObject;
 }
 
 /** True for a Topology (it has `type` and `stream`), false for an Agent. */
@@ -70,13 +78,20 @@ export async function runMember(
   options: MemberRunOptions = {},
 ): Promise<MemberResult> {
   if (isTopology(member)) {
+    if (options.outputType !== undefined) {
+      throw new ConfigError(
+        `outputType types an Agent's answer, but "${member.name}" is a ${member.type}: give that topology its own outputType, or make the answering member an Agent.`,
+      );
+    }
     const result = await member.run(typeof input === 'string' ? input : turnsAsText(input), {
       parent: context,
     });
-    return { output: result.output, usage: result.usage, llmCalls: result.llmCalls, result };
+    const finalOutput = result.finalOutput ?? result.output;
+    return { output: result.output, finalOutput, usage: result.usage, llmCalls: result.llmCalls, result };
   }
   const result = await member.run(input, { ...options, context });
-  return { output: result.output, usage: result.usage, llmCalls: result.llmCalls, result };
+  const { output, finalOutput, usage, llmCalls } = result;
+  return { output, finalOutput, usage, llmCalls, result };
 }
 
 /**

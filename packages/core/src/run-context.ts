@@ -10,6 +10,7 @@ import {
   throwIfAborted,
 } from './errors.js';
 import type { EventInput, SwarmEvent } from './events.js';
+import type { GuardrailOptions } from './guardrail.js';
 import { type Journal, validateJournal, validateRunId } from './journal.js';
 import type { Limiter } from './limiter.js';
 import { newRunId } from './run-id.js';
@@ -23,8 +24,8 @@ export interface Budget {
   maxTokens?: number;
 }
 
-/** Options every `run` accepts. */
-export interface RunOptions {
+/** Options every `run` accepts (guardrails given here hold for this run, beside the runnable's own). */
+export interface RunOptions extends GuardrailOptions {
   /** Cancels every pending call of the run. */
   signal?: AbortSignal;
   /** Live trace: called with every event, in order. */
@@ -109,6 +110,42 @@ export let pathKeyOf: (context: RunContext) => string;
 /** The outermost run of `context`'s tree. Internal to the package. */
 export let rootOf: (context: RunContext) => RunContext;
 
+/** Calls, replayed calls and usage counted for one part of a run (see `withTally`). */
+export interface RunTally {
+  llmCalls: number;
+  replayedCalls: number;
+  usage: Usage;
+}
+
+/**
+ * The same run, with a tally of its own: every call made through the returned context, and by every
+ * run nested in it, is counted in the tally as well as in the run's totals. An Agent running in a
+ * topology's shared context gives its tools one, so its result counts the runs its tools started
+ * and not its siblings' calls. Internal to the package.
+ */
+export let withTally: (context: RunContext) => { context: RunContext; tally: RunTally };
+
+/**
+ * Holds the run's model calls on `until` (its input guardrails): the first call starts beside
+ * them, every later call of the run and of the runs nested in it waits until they settle. Internal.
+ */
+export let gateCalls: (context: RunContext, until: Promise<unknown>) => void;
+
+/**
+ * The same run, for the guardrails' own runs (an Agent used as a guardrail): its calls do not wait
+ * on the guardrails they are part of. Internal to the package.
+ */
+export let ungated: (context: RunContext) => RunContext;
+
+/** When input guardrails hold the run's calls: a promise that settles when they have run. Internal. */
+export let pendingGateOf: (context: RunContext) => Promise<void> | undefined;
+
+interface CallGate {
+  readonly settled: Promise<void>;
+  firstTaken: boolean;
+  done: boolean;
+}
+
 /**
  * The state of one run: its id, events, budget, limiter and totals. Topologies create one per run
  * and hand it to every agent call, so that budget and usage cover all agents together. Given a
@@ -143,6 +180,11 @@ export class RunContext {
   readonly #onEvent: ((event: SwarmEvent) => void) | undefined;
   // The run whose totals this one counts into: itself, or for a view (`withSignal`) the run it views.
   #root: RunContext = this;
+  // Tallies of parts of the run that calls through this context also count in (see withTally).
+  #tallies: readonly RunTally[] = noTallies;
+  // Input guardrails the run's calls wait on (see gateCalls); a guardrail's own run is ungated.
+  #gate: CallGate | undefined;
+  #ungated = false;
   #llmCalls = 0;
   #replayedCalls = 0;
   #callSequence = 0;
@@ -210,19 +252,28 @@ export class RunContext {
    */
   withSignal(signal: AbortSignal | undefined): RunContext {
     if (!signal || signal === this.signal) return this;
+    return this.#view(joinSignals(this.signal, signal));
+  }
+
+  // This run seen through another object (same id, path, events, budget, limiter, journal and
+  // totals), with `signal` as its signal.
+  #view(signal: AbortSignal | undefined): RunContext {
     const view = new RunContext({
       parent: this.parent,
       ...(this.parentToolCallId !== undefined && { parentToolCallId: this.parentToolCallId }),
       runId: this.runId,
       topology: this.topology,
       name: this.#name,
-      signal: joinSignals(this.signal, signal),
+      signal,
       limiter: this.limiter,
       budget: this.budget,
       textDeltas: this.textDeltas,
       onEvent: this.#onEvent,
     });
     view.#root = this.#root;
+    view.#tallies = this.#tallies;
+    view.#gate = this.#gate;
+    view.#ungated = this.#ungated;
     // Not from options: the view of an outermost run holds that run's journal, not a new one.
     view.#journal = this.#journal;
     return view;
@@ -340,7 +391,10 @@ export class RunContext {
 
   // Counts calls in this run and every ancestor, so a nested run's calls are the parent's too.
   #countCalls(delta: number): void {
-    for (let run: RunContext | undefined = this; run; run = run.parent) run.#root.#llmCalls += delta;
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      run.#root.#llmCalls += delta;
+      for (const tally of run.#tallies) tally.llmCalls += delta;
+    }
   }
 
   static {
@@ -350,6 +404,34 @@ export class RunContext {
       normalizeError(error, request.signal ?? context.signal, model.id);
     journalOf = (context) => context.#journal;
     pathKeyOf = (context) => context.#journalPath();
+    withTally = (context) => {
+      const tally: RunTally = { llmCalls: 0, replayedCalls: 0, usage: emptyUsage() };
+      const view = context.#view(context.signal);
+      view.#tallies = [tally, ...context.#tallies];
+      return { context: view, tally };
+    };
+    gateCalls = (context, until) => {
+      const gate: CallGate = {
+        settled: until.then(
+          () => {
+            gate.done = true;
+          },
+          () => {
+            gate.done = true;
+          },
+        ),
+        firstTaken: false,
+        done: false,
+      };
+      context.#gate = gate;
+    };
+    pendingGateOf = (context) => context.#pendingGate()?.settled;
+    ungated = (context) => {
+      const view = context.#view(context.signal);
+      view.#gate = undefined;
+      view.#ungated = true;
+      return view;
+    };
     rootOf = (context) => {
       let run = context;
       while (run.parent) run = run.parent;
@@ -370,8 +452,19 @@ export class RunContext {
   // `callModel` without its own promise, for a run nobody listens to, no limiter holds and no
   // journal keeps (see `startDirectCall`); undefined otherwise.
   #directCall(model: Model, request: ModelRequest): Promise<ModelResponse> | undefined {
-    if (this.limiter || this.#listened || this.#journal) return undefined;
+    if (this.limiter || this.#listened || this.#journal || this.#pendingGate()) return undefined;
     return this.#call(model, request, false);
+  }
+
+  // The input guardrails this run's calls wait on, if any are still running (its own, or an
+  // enclosing run's, up to a guardrail's own run).
+  #pendingGate(): CallGate | undefined {
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      const gate = run.#gate;
+      if (gate !== undefined && !gate.done) return gate;
+      if (run.#ungated) return undefined;
+    }
+    return undefined;
   }
 
   /**
@@ -381,6 +474,12 @@ export class RunContext {
    * no provider call); any other is made live and journaled before its answer is returned.
    */
   callModel(model: Model, request: ModelRequest): Promise<ModelResponse> {
+    const gate = this.#pendingGate();
+    if (gate !== undefined) {
+      // The first call runs beside the input guardrails; the others wait for them.
+      if (gate.firstTaken) return gate.settled.then(() => this.callModel(model, request));
+      gate.firstTaken = true;
+    }
     if (this.#journal) return this.#journaledCall(this.#journal, model, request);
     return this.#callLive(model, request);
   }
@@ -398,7 +497,10 @@ export class RunContext {
     const refusal = this.#refusal();
     if (refusal !== undefined) throw refusal.error;
     this.#countCalls(1);
-    for (let run: RunContext | undefined = this; run; run = run.parent) run.#root.#replayedCalls += 1;
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      run.#root.#replayedCalls += 1;
+      for (const tally of run.#tallies) tally.replayedCalls += 1;
+    }
     const sequence = ++this.#root.#callSequence;
     if (this.#listened) {
       this.emit({
@@ -517,7 +619,10 @@ export class RunContext {
 
   // Adds a response's usage to this run's totals and every ancestor's.
   #counted(response: ModelResponse): ModelResponse {
-    for (let run: RunContext | undefined = this; run; run = run.parent) addUsage(run.usage, response.usage);
+    for (let run: RunContext | undefined = this; run; run = run.parent) {
+      addUsage(run.usage, response.usage);
+      for (const tally of run.#tallies) addUsage(tally.usage, response.usage);
+    }
     return response;
   }
 
@@ -630,6 +735,7 @@ function joinSignals(parent: AbortSignal | undefined, own: AbortSignal | undefin
 }
 
 const noBudget: Budget = Object.freeze({});
+const noTallies: readonly RunTally[] = Object.freeze([]);
 
 function validateBudget(budget: Budget | undefined): Budget {
   if (budget === undefined) return noBudget;

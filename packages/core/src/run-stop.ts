@@ -1,4 +1,4 @@
-import { type BudgetExceededError, isAbort, isPause, RunPausedError } from './errors.js';
+import { type BudgetExceededError, isAbort, isPause, isTripwire, RunPausedError } from './errors.js';
 import { budgetStop } from './topology-run.js';
 import type { Settled } from './types.js';
 
@@ -7,12 +7,12 @@ export type BudgetReason = BudgetExceededError['reason'];
 
 /**
  * True for an error that ends the whole run rather than one member's work: an abort
- * (`AbortError`, code `'ABORTED'`), a budget refusal (`BudgetExceededError`) or a pause for a
+ * (`AbortError`, code `'ABORTED'`), a tripped guardrail (`GuardrailTripwireError`), a budget refusal (`BudgetExceededError`) or a pause for a
  * person's approval (`RunPausedError`). Such an error is never retried and never stored as a
  * member's failure: rethrow it (after the members running beside it have settled).
  */
 export function isRunStop(error: unknown): boolean {
-  return isAbort(error) || isPause(error) || budgetStop(error) !== undefined;
+  return isAbort(error) || isPause(error) || isTripwire(error) || budgetStop(error) !== undefined;
 }
 
 /**
@@ -27,7 +27,9 @@ export function isRunStop(error: unknown): boolean {
  */
 export function settledStop<T>(settled: readonly Settled<T>[]): BudgetExceededError | undefined {
   for (const outcome of settled) {
-    if (outcome.status === 'rejected' && isAbort(outcome.reason)) throw outcome.reason;
+    if (outcome.status === 'rejected' && (isAbort(outcome.reason) || isTripwire(outcome.reason))) {
+      throw outcome.reason;
+    }
   }
   const pauses = settled.flatMap((o) => (o.status === 'rejected' && isPause(o.reason) ? [o.reason] : []));
   if (pauses.length > 0) throw RunPausedError.merge(pauses);

@@ -1,4 +1,11 @@
 import { type BudgetExceededError, isPause, SwarmError } from './errors.js';
+import {
+  type GuardrailOptions,
+  type GuardrailRun,
+  joinGuardrails,
+  startGuardrails,
+  validateGuardrails,
+} from './guardrail.js';
 import { RunContext, type RunOptions } from './run-context.js';
 import type { TopologyResult } from './topology.js';
 
@@ -15,20 +22,22 @@ export type TopologyOutcome<R extends TopologyResult> = Omit<
  * with the run's `usage`, `llmCalls`, `replayedCalls` and `liveCalls`, nested runs included.
  */
 export async function runTopology<R extends TopologyResult>(
-  topology: { readonly type: string; readonly name: string },
+  topology: { readonly type: string; readonly name: string } & GuardrailOptions,
   start: Record<string, unknown>,
   options: RunOptions,
   body: (context: RunContext) => Promise<TopologyOutcome<R>>,
 ): Promise<R> {
-  const context = await RunContext.open({ ...options, topology: topology.type });
+  const { context, passed, failure } = await openTopologyRun(topology, inputOf(start), options);
   context.emit({ type: 'run.start', name: topology.name, ...start });
   let outcome: TopologyOutcome<R>;
   try {
     outcome = await body(context);
+    await passed(outcome.output);
     // The journal's end (approvals never used are a ConfigError) comes before the trace closes.
     context.finishJournal();
   } catch (error) {
-    const thrown = isPause(error) ? finishedPause(context, error) : error;
+    const failed = await failure(error);
+    const thrown = isPause(failed) ? finishedPause(context, failed) : failed;
     context.emitError('run.error', thrown);
     throw thrown;
   }
@@ -41,6 +50,40 @@ export async function runTopology<R extends TopologyResult>(
     ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),
   });
   return result;
+}
+
+/** A topology run's context, with the guardrails started on it. */
+export interface TopologyRun extends GuardrailRun {
+  context: RunContext;
+}
+
+/**
+ * For topologies that build their own context (`runTopology` calls it for you): opens the run's
+ * context (its journal read first) and starts the guardrails of the topology (its
+ * `inputGuardrails` / `outputGuardrails` options) and of the run on `task`. Call `passed(output)`
+ * before returning the result, and throw `await failure(error)` when the run fails.
+ */
+export async function openTopologyRun(
+  topology: { readonly type: string } & GuardrailOptions,
+  task: string,
+  options: RunOptions,
+): Promise<TopologyRun> {
+  const guardrails = joinGuardrails(
+    validateGuardrails(topology, topology.type),
+    validateGuardrails(options, `${topology.type} run`),
+  );
+  const trip = guardrails && new AbortController();
+  const context = await RunContext.open({
+    ...options,
+    topology: topology.type,
+    ...(trip && { signal: options.signal ? AbortSignal.any([options.signal, trip.signal]) : trip.signal }),
+  });
+  return { context, ...startGuardrails(context, trip, guardrails, task) };
+}
+
+// What a topology's input guardrails check: the task of its `run.start`, else all of it as JSON.
+function inputOf(start: Record<string, unknown>): string {
+  return typeof start.task === 'string' ? start.task : JSON.stringify(start);
 }
 
 /**

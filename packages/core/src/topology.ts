@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Agent } from './agent.js';
 import { type AsToolOptions, asTool } from './as-tool.js';
+import { type GuardrailLike, type GuardrailOptions, validateGuardrails } from './guardrail.js';
 import type { RunOptions } from './run-context.js';
 import { type RunStream, runStream } from './run-stream.js';
 import type { Tool } from './tool.js';
@@ -9,6 +10,8 @@ import type { Usage } from './types.js';
 /** What every topology's result has. */
 export interface TopologyResult {
   output: string;
+  /** The validated object of the topology's `outputType`, where it takes one; else absent. */
+  finalOutput?: unknown;
   usage: Usage;
   llmCalls: number;
   /** Of `llmCalls`, how many were answered from the run's journal (no provider call). */
@@ -53,6 +56,21 @@ export abstract class BaseTopology<R extends TopologyResult = TopologyResult> im
   abstract readonly type: string;
   abstract readonly name: string;
   abstract run(task: string, options?: RunOptions): Promise<R>;
+  /** Checks of every run's task, beside its first model call (`runTopology` runs them). */
+  inputGuardrails?: readonly GuardrailLike[];
+  /** Checks of every run's output before it is returned. */
+  outputGuardrails?: readonly GuardrailLike[];
+
+  /**
+   * Adds input and output guardrails to every run of this topology, nested runs (`asTool`,
+   * members) included; a run's own `inputGuardrails` / `outputGuardrails` add to them. Returns it.
+   */
+  withGuardrails(options: GuardrailOptions): this {
+    validateGuardrails(options, `${this.type} "${this.name}"`);
+    this.inputGuardrails = [...(this.inputGuardrails ?? []), ...(options.inputGuardrails ?? [])];
+    this.outputGuardrails = [...(this.outputGuardrails ?? []), ...(options.outputGuardrails ?? [])];
+    return this;
+  }
 
   stream(task: string, options?: RunOptions): RunStream<R> {
     return runStream((o) => this.run(task, o), options);

@@ -46,6 +46,20 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** For traces and test scripts: which agent asks, and for what. */
   metadata?: { agent?: string; purpose?: string };
+  /**
+   * The answer's text must be JSON matching this schema. Sent only to a model whose
+   * `structuredOutput` is `'json-schema'` (others are given a forced final tool instead).
+   */
+  responseFormat?: ResponseFormat;
+}
+
+/** A JSON answer the provider itself holds to a schema (OpenAI `response_format: json_schema`). */
+export interface ResponseFormat {
+  type: 'json-schema';
+  name: string;
+  schema: JsonSchema;
+  /** Strict: the provider guarantees the schema (every property required, no others). */
+  strict: boolean;
 }
 
 /** Token usage of one or more calls, with cached input and reasoning output broken out. */
@@ -85,6 +99,11 @@ export type ModelStreamEvent =
 /** The only thing that talks to an LLM. */
 export interface Model {
   readonly id: string;
+  /**
+   * The provider's native structured output, if it has one: `'json-schema'` takes
+   * `request.responseFormat`. Without it an Agent's `outputType` is asked for as a forced final tool.
+   */
+  readonly structuredOutput?: 'json-schema';
   generate(request: ModelRequest): Promise<ModelResponse>;
   stream?(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }

@@ -9,6 +9,7 @@ import {
   mapSettled,
   NoRouteError,
   nodeBuiltin,
+  openTopologyRun,
   RunContext,
   type RunOptions,
   runTotals,
@@ -235,14 +236,18 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
 
   /** Routes the task and runs it with the chosen agent; a failure is thrown, never returned as text. */
   async run(task: string, options: RunOptions = {}): Promise<ForestResult> {
-    const context = await RunContext.open({ ...options, topology: this.type });
+    const { context, passed, failure } = await openTopologyRun(this, task, options);
     context.emit({ type: 'run.start', task });
     let result: ForestResult;
     try {
       const decision = await this.route(task, context.signal ? { signal: context.signal } : {});
-      result = await this.#execute(task, decision, context, options);
+      // The run's guardrails hold for the whole run, not again for the agent it goes to.
+      const { inputGuardrails: _input, outputGuardrails: _output, ...agentOptions } = options;
+      result = await this.#execute(task, decision, context, agentOptions);
+      await passed(result.output);
       context.finishJournal();
-    } catch (error) {
+    } catch (caught) {
+      const error = await failure(caught);
       const thrown = isPause(error) ? finishedPause(context, error) : error;
       context.emitError('run.error', thrown);
       throw thrown;

@@ -6,7 +6,8 @@ import {
   isPause,
   type Message,
   nonEmptyAnswer,
-  RunContext,
+  openTopologyRun,
+  type RunContext,
   type RunOptions,
   type RunStream,
   runTotals,
@@ -85,7 +86,8 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
   }
 
   async #run(task: string, sessionId: string | undefined, options: RunOptions): Promise<SwarmResult> {
-    const context = await RunContext.open({ ...options, topology: this.type });
+    const guarded = await openTopologyRun(this, task, options);
+    const { context } = guarded;
     // 1. Setup: the session's thread so far, and the agent that takes this message.
     const session = sessionId === undefined ? undefined : await this.#options.sessions.get(sessionId);
     const past = session?.history ?? [];
@@ -111,6 +113,7 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
         items.push(...turn.items);
         // 4. Answer: the first agent that replies without handing off gives the final answer.
         if (!turn.handoff) {
+          await guarded.passed(turn.output);
           context.finishJournal();
           if (sessionId !== undefined) {
             await this.#options.sessions.set(sessionId, { history: [...past, ...items], lastAgent: active });
@@ -143,7 +146,8 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
         input = await this.#inputFor(handoff, passed);
         active = handoff.to;
       }
-    } catch (error) {
+    } catch (caught) {
+      const error = await guarded.failure(caught);
       const thrown = isPause(error) ? finishedPause(context, error) : error;
       context.emitError('run.error', thrown, active);
       throw thrown;

@@ -1,4 +1,13 @@
-import { Agent, ConfigError, type ModelRequest, type RunOptions } from '@swarm/core';
+import {
+  Agent,
+  BaseTopology,
+  ConfigError,
+  type ModelRequest,
+  type RunOptions,
+  runTopology,
+  type TopologyDescriptor,
+  type TopologyResult,
+} from '@swarm/core';
 import { Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
 import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +23,30 @@ const echo = (name: string) =>
     }),
   });
 
+class Typed extends BaseTopology {
+  readonly type = 'Typed';
+  readonly name = 'typed';
+  run(task: string, options: RunOptions = {}): Promise<TopologyResult> {
+    return runTopology(this, { task }, options, async () => ({
+      output: '{"city":"Oslo"}',
+      finalOutput: { city: 'Oslo' },
+    }));
+  }
+}
+
 describe('SwarmRouter', () => {
+  it('passes on the typed finalOutput of the topology that ran', async () => {
+    const typed: TopologyDescriptor = {
+      type: 'Typed',
+      description: 'Answers typed.',
+      create: () => new Typed(),
+    };
+    const router = new SwarmRouter({ agents: [echo('a')], swarmType: 'Typed', topologies: [typed] });
+    const result = await router.run('Weather?');
+    expect(result.finalOutput).toEqual({ city: 'Oslo' });
+    expect(result.output).toBe('{"city":"Oslo"}');
+  });
+
   it.each([...seedTypes, ...ourTypes])('runs %s when its descriptor is given', async (type) => {
     const topologies = [...seedTypes, ...ourTypes].map((t) => standInDescriptor(t));
     const router = new SwarmRouter({ agents: [echo('a')], swarmType: type, topologies });

@@ -192,6 +192,8 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
         });
         return {
           ...(await this.#shaped(result, conversation, context)),
+          // A typed answer of the topology that ran is the router's answer too.
+          ...(result.finalOutput !== undefined && { finalOutput: result.finalOutput }),
           swarmType,
           ...(reason !== undefined && { reason }),
           ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),

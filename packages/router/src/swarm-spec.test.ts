@@ -1,5 +1,5 @@
 import { ConfigError, tool } from '@swarm/core';
-import { reply, ScriptedModel } from '@swarm/core/testing';
+import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SwarmSpecError } from './spec-error.js';
@@ -76,6 +76,33 @@ describe('loadSwarmSpec', () => {
       { path: 'agents[0].tools[1]', message: 'Unrecognized key: "approve"' },
       { path: 'agents[0].tools[2]', message: 'a tool is a name, or { name, needsApproval }' },
       { path: 'agents[0].tools[0]', message: 'unknown tool "web"; available: clock' },
+    ]);
+  });
+
+  it('gives an agent a JSON Schema outputType: its run ends with the validated object', async () => {
+    const model = new ScriptedModel([toolCall('final_output', { city: 'Oslo', highC: 21 })]);
+    const { agents } = loadSwarmSpec(
+      {
+        agents: [
+          {
+            name: 'forecaster',
+            outputType: {
+              type: 'object',
+              properties: { city: { type: 'string' }, highC: { type: 'number' } },
+              required: ['city', 'highC'],
+            },
+          },
+        ],
+        topology: 'SequentialWorkflow',
+      },
+      { topologies, defaultModel: model },
+    );
+    const result = await agents[0]!.run('Weather in Oslo?');
+    expect(result.finalOutput).toEqual({ city: 'Oslo', highC: 21 });
+    expect(
+      issues({ agents: [{ name: 'a', outputType: { type: 'string' } }], topology: 'SequentialWorkflow' }),
+    ).toEqual([
+      expect.objectContaining({ path: 'agents[0]', message: expect.stringContaining('outputType') }),
     ]);
   });
 

@@ -1,5 +1,7 @@
 import {
   Agent,
+  ConfigError,
+  errorMessage,
   type Model,
   type ModelLike,
   resolveModel,
@@ -45,6 +47,8 @@ export const agentSpecSchema = z
       .optional(),
     maxTurns: z.number().int().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),
+    /** The agent's answer as an object: a JSON Schema of `type: 'object'` (its `finalOutput`). */
+    outputType: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 
@@ -171,15 +175,26 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
 }
 
 function buildAgent(spec: AgentSpec, model: Model, tools: Readonly<Record<string, Tool>>): Agent {
-  return new Agent({
+  // A spec's schema is data, known only at run time: the object it gives is `unknown` to the code.
+  return new Agent<unknown>({
     name: spec.name,
     model,
     ...(spec.description !== undefined && { description: spec.description }),
     ...(spec.instructions !== undefined && { instructions: spec.instructions }),
     ...(spec.maxTurns !== undefined && { maxTurns: spec.maxTurns }),
     ...(spec.temperature !== undefined && { temperature: spec.temperature }),
+    ...(spec.outputType !== undefined && { outputType: outputTypeOf(spec.outputType) }),
     ...(spec.tools && { tools: spec.tools.map((entry) => specTool(entry, tools)) }),
-  });
+  }) as Agent;
+}
+
+// The zod schema of an agent's JSON Schema outputType; one zod cannot read is a ConfigError.
+function outputTypeOf(schema: Record<string, unknown>): z.ZodType {
+  try {
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new ConfigError(`outputType is not a JSON Schema zod can read: ${errorMessage(error)}`);
+  }
 }
 
 // The name a tool entry of a spec gives (its short or long form); undefined for anything else.

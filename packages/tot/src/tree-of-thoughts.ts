@@ -10,7 +10,7 @@ import {
   isRunStop,
   type Model,
   type OutputType,
-  RunContext,
+  openTopologyRun,
   type RunOptions,
   type RunStream,
   resolveModel,
@@ -89,8 +89,8 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       throw new ConfigError('TreeOfThoughts.run: task must be a non-empty string.');
     }
     const o = this.#options;
-    const ctx = await RunContext.open({ ...options, topology: 'TreeOfThoughts' });
-    const run = new SearchRun(task, o, () => this.#model, ctx);
+    const guarded = await openTopologyRun({ type: 'TreeOfThoughts' }, task, options);
+    const run = new SearchRun(task, o, () => this.#model, guarded.context);
     const root = new ThoughtNode({ id: 0, content: '', depth: 0, parent: null, isFinal: false });
     run.ctx.emit({ type: 'run.start', agent: o.name, task });
     try {
@@ -124,6 +124,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         interrupted: run.interruption !== undefined,
         ...(run.interruption && { interruptionReason: run.interruption.reason }),
       });
+      await guarded.passed(result.output);
       run.ctx.finishJournal();
       this.lastResult = result;
       this.conversation = conversation;
@@ -135,7 +136,8 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         usage: result.usage,
       });
       return { result, conversation };
-    } catch (error) {
+    } catch (caught) {
+      const error = await guarded.failure(caught);
       const thrown = isPause(error) ? finishedPause(run.ctx, error) : error;
       run.ctx.emitError('run.error', thrown, o.name);
       throw thrown;

@@ -15,6 +15,7 @@ import {
   throwIfAborted,
   turnsAsText,
 } from '@swarm/core';
+import type { z } from 'zod';
 
 /** One member's answer, named by the member (or node) that gave it. */
 export interface MemberOutput {
@@ -34,6 +35,8 @@ export type MemberRecord =
 /** One member's output, and the budget stop of a nested topology that answered from what it had. */
 export interface StepOutcome {
   output: string;
+  /** The member's final output: its validated object when typed (by `outputType` or its own), else its text. */
+  finalOutput: unknown;
   interruption?: BudgetReason;
 }
 
@@ -77,18 +80,19 @@ export async function runStep(
   member: Member,
   input: string | Message[],
   context: RunContext,
+  outputType?: z.ZodObject,
 ): Promise<StepOutcome> {
   const given =
     isTopology(member) && typeof input !== 'string'
       ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, m.content) : m))
       : input;
   // A step that answers empty hands nothing on: it is asked once more, then the workflow fails.
-  const { output, result } = await nonEmptyAnswer(member.name, context, () =>
-    runMember(member, given, context),
+  const { output, finalOutput, result } = await nonEmptyAnswer(member.name, context, () =>
+    runMember(member, given, context, outputType ? { outputType } : undefined),
   );
   const reason =
     'interrupted' in result && result.interrupted ? budgetReason(result.interruptionReason) : undefined;
-  return reason ? { output, interruption: reason } : { output };
+  return reason ? { output, finalOutput, interruption: reason } : { output, finalOutput };
 }
 
 /** What one turn of a sequence produced, and the budget stop of a nested topology that still answered. */

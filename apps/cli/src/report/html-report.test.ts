@@ -27,6 +27,33 @@ describe('htmlReport', () => {
     expect(html).toContain('onerror=&quot;pwned=2&quot;');
   });
 
+  it('lists every guardrail check, marking the one that tripped and where it ran', () => {
+    const html = htmlReport({
+      title: 't',
+      task: 'x',
+      events: [
+        ev('run.start', 'outer', { path: ['outer'] }),
+        ev('guardrail.pass', 'outer', { guardrail: 'topic', kind: 'input' }),
+        ev('run.start', 'inner', { parentRunId: 'outer', path: ['outer', 'inner'] }),
+        ev('guardrail.trip', 'inner', {
+          guardrail: 'no-pii',
+          kind: 'output',
+          info: { found: 'SSN' },
+          path: ['outer', 'inner'],
+        }),
+        ev('run.error', 'inner', { error: 'tripped', code: 'GUARDRAIL_TRIPWIRE' }),
+        ev('run.error', 'outer', { error: 'tripped', code: 'GUARDRAIL_TRIPWIRE' }),
+      ],
+    });
+    expect(html).toContain('<section id="guardrails">');
+    expect(html).toMatch(
+      /data-guardrail="topic" data-tripped="false"><td><b>topic<\/b><\/td><td>input<\/td><td>passed/,
+    );
+    expect(html).toMatch(
+      /data-guardrail="no-pii" data-tripped="true">.*tripped.*\{&quot;found&quot;:&quot;SSN&quot;\}.*outer &gt; inner/,
+    );
+  });
+
   it('draws nested runs under their parent, however deep', () => {
     const html = htmlReport({
       title: 't',

@@ -39,6 +39,7 @@ export function htmlReport(input: ReportInput): string {
   const sections = [
     summary(input, view, seconds),
     view.pending.length ? pendingSection(view, input.resume) : undefined,
+    view.guardrails.length ? guardrailsSection(view) : undefined,
     runsSection(view),
     view.routes.length ? routesSection(view) : undefined,
     view.handoffs.length ? handoffSection(view) : undefined,
@@ -93,6 +94,14 @@ function pendingSection(view: TraceView, resume: string | undefined): Html {
       html`<tr data-pending="${p.id}"><td><code>${p.id}</code></td><td>${p.agent}</td><td><b>${p.tool}</b></td><td><code>${p.arguments}</code></td><td>${p.path.join(' > ')}</td></tr>`,
   );
   return html`<section id="pending"><h2>Waiting for approval</h2><p class="muted">The run paused: these tool calls run only once a person approves them.</p><table><tr><th>id</th><th>agent</th><th>tool</th><th>arguments</th><th>in</th></tr>${rows}</table>${resume ? html`<p class="muted">Resume it, approving every call:</p><pre data-resume>${resume}</pre>` : undefined}</section>`;
+}
+
+function guardrailsSection(view: TraceView): Html {
+  const rows = view.guardrails.map(
+    (g) =>
+      html`<tr data-guardrail="${g.guardrail}" data-tripped="${String(g.tripped)}"><td><b>${g.guardrail}</b></td><td>${g.kind}</td><td>${g.tripped ? html`<span class="tag failed">tripped</span>` : 'passed'}</td><td><code>${g.info}</code></td><td>${g.path.join(' > ')}</td></tr>`,
+  );
+  return html`<section id="guardrails"><h2>Guardrails</h2><table><tr><th>guardrail</th><th>checks</th><th>result</th><th>info</th><th>in</th></tr>${rows}</table></section>`;
 }
 
 function runsSection(view: TraceView): Html {

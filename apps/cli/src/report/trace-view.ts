@@ -55,6 +55,8 @@ export interface TraceView {
     finishReason: string;
     replayed: boolean;
   }[];
+  /** Every guardrail check of the run and its nested runs, in order: what it guarded, and whether it tripped. */
+  guardrails: { guardrail: string; kind: string; tripped: boolean; info: string; path: string[] }[];
   /** The calls a paused run waits for a person to decide, as its outermost `run.paused` lists them. */
   pending: PendingView[];
   counts: [string, number][];
@@ -92,6 +94,7 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
     bids: [],
     calls: [],
     pending: [],
+    guardrails: [],
     counts: [],
   };
   const thoughts = new Map<string, ThoughtView>();
@@ -280,6 +283,16 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
         }
         break;
       }
+      case 'guardrail.pass':
+      case 'guardrail.trip':
+        view.guardrails.push({
+          guardrail: str(e.guardrail),
+          kind: str(e.kind),
+          tripped: e.type === 'guardrail.trip',
+          info: e.info === undefined ? '' : toJson(e.info, 0),
+          path: Array.isArray(e.path) ? e.path.map((step) => str(step)) : [],
+        });
+        break;
       case 'groupchat.message': {
         const last = view.bids.at(-1)?.round;
         const winner = view.bids.find((b) => b.round === last && b.agent === e.agent);

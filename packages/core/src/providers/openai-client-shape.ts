@@ -39,6 +39,10 @@ export interface OpenAIChatParams {
   temperature?: number;
   max_completion_tokens?: number;
   max_tokens?: number;
+  response_format?: {
+    type: 'json_schema';
+    json_schema: { name: string; schema: Record<string, unknown>; strict: boolean };
+  };
   stream?: false;
 }
 

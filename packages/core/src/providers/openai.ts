@@ -40,6 +40,11 @@ export interface OpenAIModelOptions extends OpenAIConnectionOptions, ProviderCal
   client?: OpenAIChatClient;
   /** `max_completion_tokens` for OpenAI proper, `max_tokens` for compatible servers. */
   maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
+  /**
+   * Whether the server takes `response_format: json_schema` (an Agent's `outputType` then uses it;
+   * otherwise a forced final tool). Default: true for OpenAI itself, false for compatible servers.
+   */
+  jsonSchemaOutput?: boolean;
 }
 
 /**
@@ -67,6 +72,7 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
 
   return {
     id: `${provider}:${model}`,
+    ...((options.jsonSchemaOutput ?? provider === 'openai') && { structuredOutput: 'json-schema' as const }),
 
     // Plain functions returning promises rather than async ones: a run in flight holds every
     // suspended async frame, and at a thousand concurrent runs those frames are garbage-collector work.
@@ -195,6 +201,13 @@ function toChatParams(
   }
   if (request.temperature !== undefined) params.temperature = request.temperature;
   if (request.maxTokens !== undefined) params[maxTokensParam] = request.maxTokens;
+  const format = request.responseFormat;
+  if (format !== undefined) {
+    params.response_format = {
+      type: 'json_schema',
+      json_schema: { name: format.name, schema: format.schema, strict: format.strict },
+    };
+  }
   return params;
 }
 

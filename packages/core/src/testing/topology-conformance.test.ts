@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agent.js';
+import { Agent, type AgentResult } from '../agent.js';
 import { nonEmptyAnswer } from '../empty-answer.js';
 import { isAbort } from '../errors.js';
 import { runMember } from '../member.js';
@@ -7,7 +7,8 @@ import { RunContext, type RunOptions } from '../run-context.js';
 import type { Tool } from '../tool.js';
 import { BaseTopology, type TopologyResult } from '../topology.js';
 import { budgetStop, runTopology } from '../topology-run.js';
-import type { Model } from '../types.js';
+import type { Model, Usage } from '../types.js';
+import { addUsage, emptyUsage } from '../usage.js';
 import { autoModel } from './auto-model.js';
 import { type ConformanceCheck, ConformanceError, topologyConformance } from './topology-conformance.js';
 import { topologyConformanceTests } from './vitest.js';
@@ -23,13 +24,16 @@ type Flaw =
   | 'ignores-tools'
   | 'pause-as-failure'
   | 'no-journal-totals'
-  | 'passes-empty';
+  | 'passes-empty'
+  | 'own-totals';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
   readonly type = 'Relay';
   readonly name = 'relay';
   readonly #agents: Agent[];
+  // What the members' own calls came to (the 'own-totals' flaw reports this as the run's totals).
+  readonly #own = { llmCalls: 0, usage: emptyUsage() as Usage };
   constructor(
     model: Model,
     readonly flaw: Flaw = 'none',
@@ -47,6 +51,13 @@ class Relay extends BaseTopology {
       return runTopology(this, { task }, options, (c) => this.#body(task, c)).then(
         ({ replayedCalls: _r, liveCalls: _l, ...rest }) => rest,
       );
+    }
+    if (this.flaw === 'own-totals') {
+      return runTopology(this, { task }, options, (c) => this.#body(task, c)).then((result) => ({
+        ...result,
+        llmCalls: this.#own.llmCalls,
+        usage: this.#own.usage,
+      }));
     }
     if (this.flaw === 'no-run-end') {
       const context = new RunContext({ ...options, topology: this.type });
@@ -67,7 +78,10 @@ class Relay extends BaseTopology {
         const given = text;
         const answer = () => runMember(agent, given, context);
         const final = agent === this.#agents.at(-1) && this.flaw !== 'passes-empty';
-        text = (await (final ? nonEmptyAnswer(agent.name, context, answer) : answer())).output;
+        const ran = await (final ? nonEmptyAnswer(agent.name, context, answer) : answer());
+        text = ran.output;
+        this.#own.llmCalls += (ran.result as AgentResult).ownLlmCalls;
+        addUsage(this.#own.usage, (ran.result as AgentResult).ownUsage);
       } catch (error) {
         const reason = budgetStop(error);
         if (reason && this.flaw === 'ignores-budget') {
@@ -141,11 +155,28 @@ describe('topologyConformance catches a broken topology', () => {
     expect(await failures('miscounts')).toContain('usage and llmCalls equal what the model saw');
   });
 
+  it("fails a topology that builds its own context and so ignores the run's guardrails", async () => {
+    const failed = await failures('no-run-end');
+    expect(failed).toContain(
+      'an input guardrail that trips cancels the first model call and ends the run with GuardrailTripwireError',
+    );
+    expect(failed).toContain("an output guardrail checks the run's output and can end the run");
+  });
+
+  it('fails a topology whose totals leave out the runs nested in its members', async () => {
+    expect(await failures('own-totals')).toEqual([
+      "usage and llmCalls include the runs a member's tool nests in the run",
+    ]);
+  });
+
   const pausing =
     'a member whose tool needs approval pauses the whole run, and approving resumes it to the same answer';
 
   it('fails a topology that does not give its members the tools', async () => {
-    expect(await failures('ignores-tools')).toEqual([pausing]);
+    expect(await failures('ignores-tools')).toEqual([
+      "usage and llmCalls include the runs a member's tool nests in the run",
+      pausing,
+    ]);
   });
 
   it("fails a topology that records a member's pause as its failure", async () => {

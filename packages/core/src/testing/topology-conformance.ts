@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { Agent } from '../agent.js';
 import type { Approvals } from '../approval.js';
-import { AbortError, isPause, type RunPausedError, SwarmError } from '../errors.js';
+import { asTool } from '../as-tool.js';
+import {
+  AbortError,
+  type GuardrailTripwireError,
+  isPause,
+  type RunPausedError,
+  SwarmError,
+} from '../errors.js';
 import type { SwarmEvent } from '../events.js';
 import { memoryJournal } from '../journal.js';
 import { nodeBuiltin } from '../node-builtin.js';
@@ -70,7 +78,8 @@ export class ConformanceError extends Error {
  * run cut short resumes from its journal without repeating a finished call; a member's tool that
  * needs approval pauses the run (`run.paused`) and approving resumes it to the same answer; a final
  * answer that comes back empty is asked for once more, and one that stays empty fails the run
- * (`NO_ANSWER`) or is marked, never passed off as success.
+ * (`NO_ANSWER`) or is marked, never passed off as success; an input guardrail that trips cancels
+ * the first call, and an output guardrail sees the output.
  */
 export function topologyConformance<R extends TopologyResult>(
   options: TopologyConformanceOptions<R>,
@@ -146,6 +155,119 @@ export function topologyConformance<R extends TopologyResult>(
           `result.llmCalls is ${result.llmCalls}; the model saw ${model.calls} calls`,
         );
         expectEqual(result.usage, model.usage, 'result.usage differs from the usage the model reported');
+      },
+    },
+    {
+      name: "usage and llmCalls include the runs a member's tool nests in the run",
+      run: async () => {
+        if (options.noTools !== undefined) {
+          console.info(`nested totals check skipped: ${options.noTools}`);
+          return;
+        }
+        const model = new CountingModel(
+          new ToolAskingModel(nestedToolName, options.model?.() ?? autoModel()),
+        );
+        const nested = { count: 0 };
+        const result = await create(model, [nestedTool(model, nested)]).run(task);
+        expect(
+          nested.count > 0,
+          'no member ran the tool given to create: give options.tools to at least one member that runs (or set noTools with the reason it cannot take tools)',
+        );
+        expect(
+          result.llmCalls === model.calls,
+          `result.llmCalls is ${result.llmCalls}; the model saw ${model.calls} calls, ${nested.count} of them in runs nested in a tool`,
+        );
+        expectEqual(
+          result.usage,
+          model.usage,
+          'result.usage differs from the usage the model reported, nested runs included',
+        );
+      },
+    },
+    {
+      name: 'an input guardrail that trips cancels the first model call and ends the run with GuardrailTripwireError',
+      run: async () => {
+        const hanging = new HangingModel();
+        const events: SwarmEvent[] = [];
+        const controller = new AbortController();
+        let tripped = false;
+        const running = create(hanging)
+          .run(task, {
+            signal: controller.signal,
+            onEvent: (e) => events.push(e),
+            inputGuardrails: [
+              {
+                name: 'conformance-input',
+                check: async () => {
+                  await hanging.started;
+                  tripped = true;
+                  return { tripwire: true, info: 'tripped' };
+                },
+              },
+            ],
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        let settled = false;
+        void running.then(() => {
+          settled = true;
+        });
+        await Promise.race([hanging.started, running]);
+        for (let turns = 0; !settled && turns < abortWithinTurns; turns++) await nextTurn();
+        if (!settled) controller.abort();
+        const outcome = await running;
+        expect(
+          tripped && settled,
+          'the run went on after its input guardrail tripped (or never ran it): build the run with runTopology or openTopologyRun',
+        );
+        expect(
+          SwarmError.isInstance(outcome) &&
+            outcome.code === 'GUARDRAIL_TRIPWIRE' &&
+            (outcome as GuardrailTripwireError).guardrail === 'conformance-input',
+          `the run ended with ${describe(outcome)}, not GuardrailTripwireError naming the guardrail`,
+        );
+        expect(
+          hanging.calls === 1,
+          `the model saw ${hanging.calls} calls; only the first may start beside the guardrail`,
+        );
+        expect(
+          events.some((e) => e.type === 'guardrail.trip' && e.guardrail === 'conformance-input'),
+          'the trace has no guardrail.trip event',
+        );
+        expect(
+          events.at(-1)?.type === 'run.error',
+          `the trace ends with ${events.at(-1)?.type}, not run.error`,
+        );
+      },
+    },
+    {
+      name: "an output guardrail checks the run's output and can end the run",
+      run: async () => {
+        const { result: full } = await fullRun();
+        const seen: string[] = [];
+        const outcome = await create(freshModel())
+          .run(task, {
+            outputGuardrails: [
+              {
+                name: 'conformance-output',
+                check: (value) => {
+                  seen.push(value);
+                  return { tripwire: true };
+                },
+              },
+            ],
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        expect(
+          SwarmError.isInstance(outcome) && outcome.code === 'GUARDRAIL_TRIPWIRE',
+          `the run ended with ${describe(outcome)}, not GuardrailTripwireError`,
+        );
+        expectEqual(seen, [full.output], 'the output guardrail did not see the output once');
       },
     },
     {
@@ -354,7 +476,8 @@ export function topologyConformance<R extends TopologyResult>(
           console.info(`pausing check skipped: ${options.noTools}`);
           return;
         }
-        const pausing = () => new CountingModel(new ApprovalAskingModel(options.model?.() ?? autoModel()));
+        const pausing = () =>
+          new CountingModel(new ToolAskingModel(approvalToolName, options.model?.() ?? autoModel()));
         const unasked = { count: 0 };
         const baselineModel = pausing();
         const baseline = await create(baselineModel, [approvalTool(false, unasked)]).run(task);
@@ -447,34 +570,59 @@ function approvalTool(needsApproval: boolean, executed: { count: number }): Tool
   });
 }
 
+/** The tool the nested totals check gives the members: an agent on the suite's model, as a tool. */
+const nestedToolName = 'conformance_nested';
+
+function nestedTool(model: Model, called: { count: number }): Tool {
+  const inner = asTool(new Agent({ name: 'conformance-nested', model }), { name: nestedToolName });
+  return tool({
+    name: inner.name,
+    description: inner.description,
+    parameters: inner.parameters,
+    journaled: false,
+    execute: (args, ctx) => {
+      called.count += 1;
+      return inner.execute(args, ctx);
+    },
+  });
+}
+
 /**
- * The suite's model for the pausing check: where the approval tool is offered, not yet called in
- * this conversation, and no other function is forced, it calls the tool; otherwise `model` answers.
+ * The suite's model for the checks that need a member to call one tool (`toolName`): where that
+ * tool is offered, not yet called in this conversation, and no other function is forced, it calls
+ * the tool; otherwise `model` answers.
  */
-class ApprovalAskingModel implements Model {
+class ToolAskingModel implements Model {
   readonly id: string;
   readonly #model: Model;
+  readonly #tool: string;
 
-  constructor(model: Model) {
+  constructor(tool: string, model: Model) {
+    this.#tool = tool;
     this.#model = model;
     this.id = model.id;
   }
 
   generate(request: ModelRequest): Promise<ModelResponse> {
     const choice = request.toolChoice;
+    const name = this.#tool;
     const asks =
-      request.tools?.some((t) => t.name === approvalToolName) &&
+      request.tools?.some((t) => t.name === name) &&
       choice !== 'none' &&
-      !(typeof choice === 'object' && choice.name !== approvalToolName) &&
-      !request.messages.some((m) => m.toolCalls?.some((c) => c.name === approvalToolName));
+      !(typeof choice === 'object' && choice.name !== name) &&
+      !request.messages.some((m) => m.toolCalls?.some((c) => c.name === name));
     if (!asks) return this.#model.generate(request);
+    const agent = request.metadata?.agent ?? 'agent';
     return Promise.resolve({
       text: '',
       toolCalls: [
         {
-          id: `approval-${request.metadata?.agent ?? 'agent'}-${request.messages.length}`,
-          name: approvalToolName,
-          arguments: { step: `the next step of ${request.metadata?.agent ?? 'the agent'}` },
+          id: `${name}-${agent}-${request.messages.length}`,
+          name,
+          arguments:
+            name === approvalToolName
+              ? { step: `the next step of ${agent}` }
+              : { task: `a part of ${agent}'s work` },
         },
       ],
       usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, reasoningTokens: 0, totalTokens: 15 },
