@@ -21,6 +21,6 @@ export function requireMember(owner: string, option: string, member: unknown): M
 }
 
 /** The most model calls one `agent.run` can make: one without tools, `maxTurns` with them. */
-export function agentRunCalls(agent: Agent): number {
+export function agentRunCalls(agent: Agent<unknown>): number {
   return agent.tools.length > 0 ? agent.maxTurns : 1;
 }
