@@ -457,6 +457,27 @@ describe('ForestSwarm.batchedRun', () => {
     expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
   });
 
+  it('runs every task of a batch at once by default, so the batch takes as long as its slowest task', async () => {
+    const gate = new Gate();
+    const waiting = (name: string) =>
+      new ScriptedModel([], {
+        fallback: respond(async () => {
+          await gate.wait();
+          return `${name} answers`;
+        }),
+      });
+    const forest = new ForestSwarm({ trees: routingTrees(waiting) });
+    const done = forest.batchedRun([
+      'How many calories should I eat to lose weight?',
+      'Create a 16 week marathon training program.',
+      'Is taking melatonin every night safe?',
+    ]);
+    await gate.until(3);
+    expect(gate.waiting).toBe(3);
+    gate.open();
+    expect((await done).every((s) => s.status === 'fulfilled')).toBe(true);
+  });
+
   it('rejects a maxWorkers below 1', async () => {
     await expect(financialForest().batchedRun(['x'], { maxWorkers: 0 })).rejects.toThrow(
       /maxWorkers must be an integer >= 1/,

@@ -87,7 +87,10 @@ export interface ForestResult extends TopologyResult {
 
 /** Options of `batchedRun`. */
 export interface BatchedRunOptions extends RunOptions {
-  /** How many tasks run at once (default 1: one after another). */
+  /**
+   * How many tasks run at once (default: all of them, so the batch takes as long as its slowest
+   * task; a shared `limiter` still caps the model calls in flight). Set it to cap memory or spend.
+   */
   maxWorkers?: number;
 }
 
@@ -269,7 +272,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     tasks: readonly string[],
     options: BatchedRunOptions = {},
   ): Promise<Settled<ForestResult>[]> {
-    const { maxWorkers = 1, ...runOptions } = options;
+    const { maxWorkers = Math.max(1, tasks.length), ...runOptions } = options;
     if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
       throw new ConfigError(
         `ForestSwarm.batchedRun: maxWorkers must be an integer >= 1 (got ${maxWorkers}).`,

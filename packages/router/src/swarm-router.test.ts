@@ -327,6 +327,27 @@ describe('SwarmRouter', () => {
     ]);
   });
 
+  it('runs every task of a batch at once by default, so the batch takes as long as its slowest task', async () => {
+    const gate = new Gate();
+    const model = new ScriptedModel([], {
+      fallback: respond(async (r) => {
+        await gate.wait();
+        return `done ${r.messages.at(-1)?.content}`;
+      }),
+    });
+    const router = new SwarmRouter({
+      agents: [new Agent({ name: 'w', model })],
+      swarmType: 'SequentialWorkflow',
+      topologies: [standInDescriptor('SequentialWorkflow')],
+      config: { prefix: '' },
+    });
+    const batch = router.batchedRun(['one', 'two', 'three', 'four']);
+    await gate.until(4);
+    expect(model.calls).toHaveLength(4);
+    gate.open();
+    expect((await batch).every((s) => s.status === 'fulfilled')).toBe(true);
+  });
+
   it('runs a batch with settled results in task order, one failure keeping the others', async () => {
     const gate = new Gate();
     const model = new ScriptedModel([], {

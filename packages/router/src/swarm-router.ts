@@ -67,6 +67,10 @@ export type SwarmRouterResult = TopologyResult & {
 
 /** Options of `batchedRun`: how many tasks at once, and the options of every run. */
 export interface RouterBatchOptions extends RunOptions {
+  /**
+   * How many tasks run at once (default: all of them, so the batch takes as long as its slowest
+   * task; a shared `limiter` still caps the model calls in flight). Set it to cap memory or spend.
+   */
   maxWorkers?: number;
 }
 
@@ -281,7 +285,13 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
     const { maxWorkers, ...runOptions } = options;
     if (!Array.isArray(tasks))
       throw new ConfigError('SwarmRouter.batchedRun: tasks must be an array of strings.');
-    const concurrency = integerOption('SwarmRouter.batchedRun', 'maxWorkers', maxWorkers, 1, 1);
+    const concurrency = integerOption(
+      'SwarmRouter.batchedRun',
+      'maxWorkers',
+      maxWorkers,
+      Math.max(1, tasks.length),
+      1,
+    );
     if (
       runOptions.journal !== undefined ||
       runOptions.runId !== undefined ||

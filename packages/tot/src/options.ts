@@ -1,6 +1,7 @@
 import {
   booleanOption,
   ConfigError,
+  concurrencyOption,
   integerOption,
   type ModelLike,
   numberOption,
@@ -66,7 +67,10 @@ export interface TreeOfThoughtsOptions<O extends OutputType = OutputType> {
   evaluationCriteria?: string;
   /** Sampling temperature of every call; unset sends none (the provider's default). */
   temperature?: number;
-  /** Maximum concurrent strategy calls within one search (default 8). */
+  /**
+   * Maximum concurrent strategy calls within one search: an integer >= 1 or `Infinity` (default
+   * `Infinity`, so each level takes one call's time; a shared `limiter` still caps the calls).
+   */
   maxWorkers?: number;
   /** How `run` formats the conversation (default `'final'`: the answer string). */
   outputType?: O;
@@ -122,7 +126,7 @@ export function resolveOptions(options: TreeOfThoughtsOptions): ResolvedOptions 
     thoughtDescription: options.thoughtDescription,
     evaluationCriteria: options.evaluationCriteria,
     temperature: options.temperature,
-    maxWorkers: integerOption(owner, 'maxWorkers', options.maxWorkers, 8, 1),
+    maxWorkers: concurrencyOption(owner, 'maxWorkers', options.maxWorkers),
     outputType: outputTypeOption(owner, options.outputType),
     verbose: booleanOption(owner, 'verbose', options.verbose, false),
     maxTokens: optionalIntegerOption(owner, 'agentOptions.maxTokens', options.agentOptions?.maxTokens),

@@ -210,7 +210,7 @@ describe('TreeOfThoughts: concurrency', () => {
     expect(tot.lastResult?.llmCalls).toBe(5 + 5 + 1);
   });
 
-  it('runs up to 8 calls at once by default', async () => {
+  it('runs every call of a level at once by default', async () => {
     const gate = new Gate();
     let sampled = 0;
     const model = new ScriptedModel([], {
@@ -226,7 +226,7 @@ describe('TreeOfThoughts: concurrency', () => {
     });
     const done = new TreeOfThoughts({ model, generationStrategy: 'sample', numThoughts: 10 }).run('Task.');
     await settle();
-    expect(gate.waiting).toBe(8);
+    expect(gate.waiting).toBe(10);
     gate.open();
     await done;
     expect(model.calls).toHaveLength(10 + 10 + 1);

@@ -70,7 +70,10 @@ export interface CoordinatedTreeOfThoughtsOptions {
   initialThoughts?: number;
   /** Model calls started per minute across every role, through a core `Limiter` (default: no limit). */
   requestsPerMinute?: number;
-  /** Nodes generated from or evaluated at once: an integer >= 1 or `Infinity` (default 8). */
+  /**
+   * Nodes generated from or evaluated at once: an integer >= 1 or `Infinity` (default `Infinity`,
+   * so each level takes one call's time; a shared `limiter` still caps the calls).
+   */
   maxWorkers?: number;
   /** Repair turns of each structured call (Planner, Analyzer, Critic) on invalid output (default 1). */
   maxRepairs?: number;
@@ -157,7 +160,7 @@ export function resolveCoordinatedOptions(
     maxSynthesisNodes: integerOption(owner, 'maxSynthesisNodes', options.maxSynthesisNodes, 12, 1),
     initialThoughts: integerOption(owner, 'initialThoughts', options.initialThoughts, 3, 1),
     requestsPerMinute: optionalIntegerOption(owner, 'requestsPerMinute', options.requestsPerMinute),
-    maxWorkers: concurrencyOption(owner, 'maxWorkers', options.maxWorkers ?? 8),
+    maxWorkers: concurrencyOption(owner, 'maxWorkers', options.maxWorkers),
     maxRepairs: integerOption(owner, 'maxRepairs', options.maxRepairs, 1, 0),
   };
   if (typeof resolved.name !== 'string' || resolved.name.trim() === '')
