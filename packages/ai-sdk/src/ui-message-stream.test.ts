@@ -160,7 +160,13 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     ]);
 
     const [answer] = dataOf(message, 'data-swarm-result');
-    expect(answer!.data).toEqual({ output: result.output, llmCalls: 4, usage: result.usage });
+    // A workflow's finalOutput is its last step's answer: the text, as no outputType was given.
+    expect(answer!.data).toEqual({
+      output: result.output,
+      finalOutput: result.output,
+      llmCalls: 4,
+      usage: result.usage,
+    });
     expect(result.llmCalls).toBe(4);
 
     // As it happens: the writer's text was seen half written, and the researcher running.
