@@ -7,6 +7,7 @@ import {
   type Message,
   mapSettled,
   memberTurn,
+  messageText,
   type RunContext,
   runMember,
   SwarmError,
@@ -79,7 +80,7 @@ export async function runStep(
 ): Promise<StepOutcome> {
   const given =
     isTopology(member) && typeof input !== 'string'
-      ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, m.content) : m))
+      ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, messageText(m)) : m))
       : input;
   const { output, result } = await runMember(member, given, context);
   const reason =
