@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { PendingApproval } from './approval.js';
 import { type AsToolOptions, asTool } from './as-tool.js';
+import { taskMessage, validateContentParts, withAttachments } from './content-parts.js';
 import {
   ConfigError,
   errorMessage,
@@ -32,6 +33,7 @@ import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, type ToolContext, toolDefinition } from './tool.js';
 import { finishedPause } from './topology-run.js';
 import type {
+  ContentPart,
   Message,
   Model,
   ModelLike,
@@ -203,7 +205,9 @@ export class Agent {
       context =
         options.context ??
         (needsRunContext(options) ? new RunContext({ ...options, name: this.name }) : undefined);
-      history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
+      const attachments = attachmentsOf(options, context);
+      history =
+        typeof input === 'string' ? [taskMessage(input, attachments)] : withAttachments(input, attachments);
       const extra = options.tools ?? [];
       const tools = extra.length === 0 ? this.tools : [...this.tools, ...extra];
       const twice = extra.length === 0 ? undefined : duplicateToolName(tools);
@@ -443,15 +447,29 @@ export class Agent {
     input: string | Message[],
     options: AgentRunOptions & { name?: string; description?: string; maxRepairs?: number } = {},
   ): Promise<GenerateObjectResult<z.output<S>>> {
+    const context = options.context ?? new RunContext({ ...options, name: this.name });
+    // The run's attachments go with the first turn, as in `run`.
+    const attachments = attachmentsOf(options, context);
+    const turns =
+      attachments === undefined
+        ? typeof input === 'string'
+          ? { prompt: input }
+          : { messages: input }
+        : {
+            messages:
+              typeof input === 'string'
+                ? [taskMessage(input, attachments)]
+                : withAttachments(input, attachments),
+          };
     return generateObject(this.model, {
       ...options,
       schema,
       system: options.instructions ?? this.instructions,
-      ...(typeof input === 'string' ? { prompt: input } : { messages: input }),
+      ...turns,
       temperature: this.temperature,
       maxTokens: this.maxTokens,
       agent: this.name,
-      context: options.context ?? new RunContext({ ...options, name: this.name }),
+      context,
     });
   }
 
@@ -723,6 +741,17 @@ function settledRecords(
 }
 
 const noRunOptions: AgentRunOptions = Object.freeze({});
+
+// The attachments a text input goes with: this call's own, else its run's (a topology's task).
+function attachmentsOf(
+  options: AgentRunOptions,
+  context: RunContext | undefined,
+): readonly ContentPart[] | undefined {
+  if (options.attachments === undefined) return context?.attachments;
+  return context?.attachments === options.attachments
+    ? context.attachments
+    : validateContentParts(options.attachments, 'attachments');
+}
 
 function stringify(value: unknown): string {
   if (typeof value === 'string') return value;

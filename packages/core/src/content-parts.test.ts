@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { base64Of, messageText, validateContentParts } from './content-parts.js';
+import {
+  base64Of,
+  messageText,
+  taskMessage,
+  validateContentParts,
+  withAttachments,
+} from './content-parts.js';
 import { ConfigError } from './errors.js';
+import type { ContentPart, Message } from './types.js';
 
 describe('messageText', () => {
   it('returns a string content as it is', () => {
@@ -57,5 +64,29 @@ describe('base64Of', () => {
   it('encodes bytes, and takes a string as base64 already', () => {
     expect(base64Of(new TextEncoder().encode('%PDF-1.4'))).toBe('JVBERi0xLjQ=');
     expect(base64Of('JVBERi0xLjQ=')).toBe('JVBERi0xLjQ=');
+  });
+});
+
+describe('withAttachments', () => {
+  const chart: ContentPart = { type: 'image', url: 'https://example.com/chart.png' };
+
+  it('puts the attachments on the first plain user turn, not on a named one', () => {
+    const turns: Message[] = [
+      { role: 'user', name: 'planner', content: 'Plan: read the chart.' },
+      { role: 'user', content: 'What does the chart show?' },
+    ];
+    expect(withAttachments(turns, [chart])).toEqual([
+      turns[0],
+      { role: 'user', content: [{ type: 'text', text: 'What does the chart show?' }, chart] },
+    ]);
+    expect(turns[1]!.content).toBe('What does the chart show?');
+  });
+
+  it('leaves turns that already carry them as they are', () => {
+    const turns: Message[] = [
+      { role: 'user', content: 'Earlier question.' },
+      taskMessage('This question.', [chart]),
+    ];
+    expect(withAttachments(turns, [chart])).toEqual(turns);
   });
 });

@@ -69,6 +69,23 @@ export function taskMessage(task: string, attachments: readonly ContentPart[] | 
   return { role: 'user', content: [{ type: 'text', text: task }, ...attachments] };
 }
 
+/**
+ * Typed turns with the run's attachments on the first plain user turn (no `name`: the task or the
+ * user's request), unless a turn already carries them. A copy; the turns as given without attachments.
+ */
+export function withAttachments(
+  messages: readonly Message[],
+  attachments: readonly ContentPart[] | undefined,
+): Message[] {
+  const turns = [...messages];
+  if (attachments === undefined || attachments.length === 0) return turns;
+  const first = attachments[0];
+  if (turns.some((m) => typeof m.content !== 'string' && m.content.includes(first!))) return turns;
+  const at = turns.findIndex((m) => m.role === 'user' && !m.name && typeof m.content === 'string');
+  if (at !== -1) turns[at] = { ...turns[at]!, ...taskMessage(turns[at]!.content as string, attachments) };
+  return turns;
+}
+
 /** The base64 text of part data: a string is taken as base64 already; bytes are encoded. */
 export function base64Of(data: Uint8Array | string): string {
   if (typeof data === 'string') return data;

@@ -5,4 +5,6 @@ topologyConformanceTests('TreeOfThoughts', {
   task: 'Use 4 9 10 13 to make 24.',
   create: (model) => new TreeOfThoughts({ model, numThoughts: 2, maxDepth: 2, breadth: 1 }).asTopology(),
   noTools: 'its calls are structured steps and ratings of one model; no member runs a tool loop',
+  noAttachments:
+    'its prompts are built from the search state, not from agent turns; attachments are not passed yet',
 });

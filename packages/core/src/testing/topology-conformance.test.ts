@@ -21,7 +21,8 @@ type Flaw =
   | 'miscounts'
   | 'ignores-tools'
   | 'pause-as-failure'
-  | 'no-journal-totals';
+  | 'no-journal-totals'
+  | 'drops-attachments';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
@@ -62,7 +63,12 @@ class Relay extends BaseTopology {
     let text = task;
     for (const agent of this.#agents) {
       try {
-        text = (await runMember(agent, text, context)).output;
+        // The task as another member's named turn, not the user's: the attachments never reach a member.
+        const input =
+          this.flaw === 'drops-attachments'
+            ? [{ role: 'user' as const, name: 'relay', content: text }]
+            : text;
+        text = (await runMember(agent, input, context)).output;
       } catch (error) {
         const reason = budgetStop(error);
         if (reason && this.flaw === 'ignores-budget') {
@@ -150,6 +156,12 @@ describe('topologyConformance catches a broken topology', () => {
   it('fails a topology whose result does not say how many calls were replayed', async () => {
     expect(await failures('no-journal-totals')).toEqual([
       'a run cut short resumes from its journal without making its finished calls again',
+    ]);
+  });
+
+  it("fails a topology whose members never see the run's attachments", async () => {
+    expect(await failures('drops-attachments')).toEqual([
+      "the run's attachments reach the members that read the task",
     ]);
   });
 
