@@ -1,5 +1,6 @@
 import {
   type Approvals,
+  type ContentPart,
   errorMessage,
   isPause,
   type Journal,
@@ -21,6 +22,8 @@ import { htmlReport } from './report/html-report.js';
 export interface Execution {
   topology: Topology;
   task: string;
+  /** Images and files that go with the task (`--attach`, a spec's `attachments:`). */
+  attachments?: ContentPart[];
   /** The report's title. */
   title: string;
   runId: string;
@@ -57,6 +60,7 @@ export async function executeRun(run: Execution, out: NodeJS.WritableStream): Pr
       runId: run.runId,
       ...(run.journal && { journal: run.journal }),
       ...(approvals && { approvals }),
+      ...(run.attachments && run.attachments.length > 0 && { attachments: run.attachments }),
       onEvent: (event) => {
         seen.push(event);
         live?.onEvent(event);

@@ -10,6 +10,7 @@ import {
 } from '@swarm/core';
 import { type LoadedSwarm, loadSwarmSpec, SwarmSpecError } from '@swarm/router';
 import type { AskApprovals } from './approval-prompt.js';
+import { readAttachments } from './attachments.js';
 import { CliError } from './cli-error.js';
 import { executeRun } from './execute-run.js';
 import { recordFile, resumeDirProblem, runIdProblem, runIds } from './journal-dir.js';
@@ -97,12 +98,19 @@ export async function resumeCommand(
       ),
     );
   }
+  // The same files as the first run: unchanged, their calls replay from the journal.
+  const { parts: attachments, problems: unreadable } = readAttachments(
+    record.attachments ?? [],
+    `${recordFile(dir, runId)}: attachments:`,
+  );
+  problems.push(...unreadable);
   if (problems.length > 0 || !loaded) throw new CliError(problems.join('\n'), 2);
 
   await executeRun(
     {
       topology: loaded.topology,
       task: record.task,
+      ...(attachments.length > 0 && { attachments }),
       title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm resume`,
       runId,
       journal,

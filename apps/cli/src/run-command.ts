@@ -1,6 +1,7 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileJournal, type Journal, memoryJournal } from '@swarm/core';
 import type { AskApprovals } from './approval-prompt.js';
+import { readAttachments } from './attachments.js';
 import { CliError } from './cli-error.js';
 import { executeRun } from './execute-run.js';
 import { claimJournalDir, hasRun, newRunDirProblem, newRunId, runIdProblem } from './journal-dir.js';
@@ -21,6 +22,8 @@ export interface RunFlags {
   journal?: string;
   /** The run's id (its journal's name); generated when absent. */
   runId?: string;
+  /** Files that go with the task (`--attach`, repeatable): images, PDFs, text. */
+  attach?: string[];
 }
 
 /**
@@ -42,9 +45,11 @@ export async function runCommand(
   const report: OutputFile | undefined =
     flags.report === undefined ? undefined : { option: '--report', path: flags.report };
   // Every problem of the spec and the command line is reported at once, before any call is made.
+  const attached = readAttachments(flags.attach ?? [], '--attach');
   const unwritable = [
     ...outputFileProblems([trace, report].filter((o) => o !== undefined)),
     ...journalProblems(flags.journal, flags.runId),
+    ...attached.problems,
   ];
   const { file, loaded, task, fallback } = await loadSpec(specPath, {
     task: flags.task,
@@ -52,6 +57,15 @@ export async function runCommand(
     requireTask: true,
     problems: unwritable,
   });
+
+  // A spec's attachments: paths relative to the spec file, before those of the command line.
+  const fromSpec = ((file.data as { attachments?: string[] }).attachments ?? []).map((path) =>
+    resolve(dirname(specPath), path),
+  );
+  const specAttached = readAttachments(fromSpec, `${file.path}: attachments:`);
+  if (specAttached.problems.length > 0) throw new CliError(specAttached.problems.join('\n'), 2);
+  const attachmentPaths = [...fromSpec, ...(flags.attach ?? []).map((path) => resolve(path))];
+  const attachments = [...specAttached.parts, ...attached.parts];
 
   const dir = flags.journal;
   const runId = flags.runId ?? newRunId(dir);
@@ -65,6 +79,7 @@ export async function runCommand(
       specFile: resolve(specPath),
       spec: file.data as Record<string, unknown>,
       task,
+      ...(attachmentPaths.length > 0 && { attachments: attachmentPaths }),
       ...(fallback && { model: fallback.model }),
       createdAt: new Date().toISOString(),
     });
@@ -81,6 +96,7 @@ export async function runCommand(
     {
       topology: loaded.topology,
       task,
+      ...(attachments.length > 0 && { attachments }),
       title: `${loaded.spec.name ?? loaded.descriptor.type} — swarm run`,
       runId,
       ...(journal && { journal }),

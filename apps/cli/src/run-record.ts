@@ -17,6 +17,8 @@ export interface RunRecord {
   /** The spec itself, as parsed from that file. */
   spec: Record<string, unknown>;
   task: string;
+  /** The files attached to the task (absolute paths), read again on resume. */
+  attachments?: string[];
   /** The model of agents whose spec names none, as resolved when the run started. */
   model?: string;
   createdAt: string;
@@ -29,6 +31,7 @@ const recordSchema = z
     specFile: z.string(),
     spec: z.record(z.string(), z.unknown()),
     task: z.string().min(1),
+    attachments: z.array(z.string().min(1)).optional(),
     model: z.string().min(1).optional(),
     createdAt: z.iso.datetime(),
   })

@@ -20,6 +20,7 @@ Usage:
       --quiet            no live progress on stderr
       --journal <dir>    journal every call in <dir>, so a paused or crashed run can be resumed
       --run-id <id>      the run's id in the journal (else one is made and printed)
+      --attach <file>    an image, PDF or text file that goes with the task (repeat for each)
   swarm resume <dir> <run-id>                  go on with a journaled run (paused, or cut by a crash)
       --approve <id>     approve a call the run waits for (repeat for each)
       --reject <id>[=reason]   refuse one; the model reads the reason
@@ -38,7 +39,7 @@ Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
 // The options each command takes: one given to another command would be silently ignored (a
 // `--report` that writes nothing), so it is refused instead.
 const commandOptions: Record<string, readonly string[]> = {
-  run: ['task', 'model', 'json', 'trace', 'report', 'quiet', 'journal', 'run-id'],
+  run: ['task', 'model', 'json', 'trace', 'report', 'quiet', 'journal', 'run-id', 'attach'],
   resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject'],
   mcp: ['model'],
   demo: ['out', 'model'],
@@ -61,6 +62,7 @@ async function main(argv: string[]): Promise<void> {
       'run-id': { type: 'string' },
       approve: { type: 'string', multiple: true },
       reject: { type: 'string', multiple: true },
+      attach: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

@@ -2,7 +2,7 @@
 // right specialist, and a SequentialWorkflow hands a writer's draft to an editor. Scripted models
 // answer, so the page needs no key and no network beyond its own server. Whatever the run gives is
 // put in the page as text (textContent), never as HTML.
-import { Agent, errorMessage } from '@swarm/core';
+import { Agent, errorMessage, messageText } from '@swarm/core';
 import { reply, respond, ScriptedModel } from '@swarm/core/testing';
 import { ForestSwarm, Tree, TreeAgent } from '@swarm/forest';
 import { SequentialWorkflow } from '@swarm/workflow';
@@ -69,9 +69,7 @@ const workflow = new SequentialWorkflow({
       // The editor answers from what it was handed: the workflow's output shows the draft came through.
       model: new ScriptedModel([
         respond((request) => {
-          const draft = request.messages
-            .map((message) => message.content)
-            .find((text) => text.startsWith('Draft: '));
+          const draft = request.messages.map(messageText).find((text) => text.startsWith('Draft: '));
           return draft
             ? `Edited: ${draft.slice('Draft: '.length).replace(' & bakes', ', baking')}`
             : 'No draft came.';

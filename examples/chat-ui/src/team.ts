@@ -2,7 +2,15 @@
 // nested run) before it answers, then a writer: a two-step SequentialWorkflow. With a model
 // configured the agents are real; without one, scripted models answer any task, their text paced
 // word by word so the page shows it arrive.
-import { Agent, type Model, type ModelLike, type ModelStreamEvent, throwIfAborted } from '@swarm/core';
+import {
+  Agent,
+  type Message,
+  type Model,
+  type ModelLike,
+  type ModelStreamEvent,
+  messageText,
+  throwIfAborted,
+} from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import { SequentialWorkflow } from '@swarm/workflow';
 
@@ -58,8 +66,8 @@ export function createTeam(model?: ModelLike, options: { paceMs?: number } = {})
   return new SequentialWorkflow({ name: 'research-desk', agents: [researcher, writer] });
 }
 
-function lastText(messages: { content: string }[]): string {
-  return (messages.at(-1)?.content ?? '').slice(0, 80);
+function lastText(messages: Message[]): string {
+  return messageText(messages.at(-1) ?? { content: '' }).slice(0, 80);
 }
 
 /** A model whose streamed text arrives one piece every `ms` milliseconds, as a real model's does. */

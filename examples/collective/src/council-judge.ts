@@ -1,13 +1,15 @@
 // CouncilAsAJudge: six judges (one per dimension) score a response from 0 to 10 with a rationale;
 // an aggregator writes the evaluation report.
 import { CouncilAsAJudge } from '@swarm/collective';
+import { messageText } from '@swarm/core';
 import { call, exampleModel } from './model.js';
 
 const model = exampleModel((request) => {
   if (typeof request.toolChoice !== 'object') {
     return 'Overall: accurate and clear, but it skips the risks. Add one line on when a Roth IRA is a poor fit.';
   }
-  const dimension = /Dimension: ([^:]+):/.exec(request.messages[0]?.content ?? '')?.[1] ?? '';
+  const dimension =
+    /Dimension: ([^:]+):/.exec(messageText(request.messages[0] ?? { content: '' }))?.[1] ?? '';
   const score = dimension === 'helpfulness' ? 6 : 8;
   return call(request, { score, rationale: `Scripted ${dimension} judgement.` });
 });

@@ -1,7 +1,7 @@
 // LLMCouncil: members answer, rank each other's anonymized answers (never their own), the ranks
 // are aggregated by mean rank, and a chairman who sees only anonymous ids writes the final answer.
 import { LLMCouncil } from '@swarm/collective';
-import { Agent } from '@swarm/core';
+import { Agent, messageText } from '@swarm/core';
 import { agentOf, call, exampleModel } from './model.js';
 
 const offlineAnswers: Record<string, string> = {
@@ -13,7 +13,7 @@ const offlineAnswers: Record<string, string> = {
 const model = exampleModel((request) => {
   if (typeof request.toolChoice === 'object') {
     // Offline rankers prefer answers that mention scattering.
-    const content = request.messages[0]?.content ?? '';
+    const content = messageText(request.messages[0] ?? { content: '' });
     const ids = [...content.matchAll(/Response ([A-Z]\d*):\n(.*)/g)].map((m) => ({ id: m[1]!, text: m[2]! }));
     const score = (text: string) => (/scatter/i.test(text) ? 1 : 0);
     return call(request, { ranking: ids.sort((a, b) => score(b.text) - score(a.text)).map((x) => x.id) });

@@ -3,6 +3,7 @@
  * from `@swarm/core/testing` that answers by the thought it is shown, as a real team might.
  */
 import type { ModelRequest } from '@swarm/core';
+import { messageText } from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import type { CoordinatedModels } from '@swarm/tot';
 
@@ -74,7 +75,9 @@ const verdicts: Record<string, { analyzer: number; critic: number; stop?: boolea
 };
 
 function lastThought(request: ModelRequest): string {
-  const path = /PATH SO FAR:\n([\s\S]*?)(?:\n\n|$)/.exec(request.messages[0]?.content ?? '')?.[1];
+  const path = /PATH SO FAR:\n([\s\S]*?)(?:\n\n|$)/.exec(
+    messageText(request.messages[0] ?? { content: '' }),
+  )?.[1];
   return (
     path
       ?.split('\n')

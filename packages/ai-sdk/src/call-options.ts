@@ -1,18 +1,23 @@
 import type {
   LanguageModelV4CallOptions,
+  LanguageModelV4FilePart,
   LanguageModelV4FunctionTool,
   LanguageModelV4Message,
   LanguageModelV4Prompt,
+  LanguageModelV4TextPart,
   LanguageModelV4ToolChoice,
   LanguageModelV4ToolResultPart,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
 import {
   ConfigError,
+  type ContentPart,
   type Message,
   type ModelRequest,
+  messageText,
   type ToolChoice,
   type ToolDefinition,
+  validateContentParts,
 } from '@swarm/core';
 
 /** What every call of one `aiSdkModel` sends besides the request: provider options and headers. */
@@ -63,15 +68,21 @@ export function toPrompt(request: ModelRequest): LanguageModelV4Prompt {
 function toMessage(message: Message, toolNames: Map<string, string>): LanguageModelV4Message {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: message.content };
+      return { role: 'system', content: textOf(message) };
     case 'user': {
       // The AI SDK prompt has no speaker name: another agent's turn says who spoke, as for Anthropic.
-      const text = message.name ? `[${message.name}] ${message.content}` : message.content;
-      return { role: 'user', content: [{ type: 'text', text }] };
+      const tag = message.name ? `[${message.name}] ` : '';
+      if (typeof message.content === 'string') {
+        return { role: 'user', content: [{ type: 'text', text: tag + message.content }] };
+      }
+      const parts = validateContentParts(message.content, 'message content').map(toUserPart);
+      if (tag !== '') parts.unshift({ type: 'text', text: tag.trimEnd() });
+      return { role: 'user', content: parts };
     }
     case 'assistant': {
       const content: Extract<LanguageModelV4Message, { role: 'assistant' }>['content'] = [];
-      if (message.content) content.push({ type: 'text', text: message.content });
+      const text = textOf(message);
+      if (text) content.push({ type: 'text', text });
       for (const call of message.toolCalls ?? []) {
         toolNames.set(call.id, call.name);
         content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments });
@@ -92,10 +103,52 @@ function toMessage(message: Message, toolNames: Map<string, string>): LanguageMo
         type: 'tool-result',
         toolCallId: message.toolCallId,
         toolName,
-        output: { type: 'text', value: message.content },
+        output: { type: 'text', value: textOf(message) },
       };
       return { role: 'tool', content: [result] };
     }
+  }
+}
+
+// Images and files go to the model in user turns; a system, assistant or tool turn is text only.
+function textOf(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  const other = message.content.find((part) => part.type !== 'text');
+  if (other !== undefined) {
+    throw new ConfigError(
+      `An AI SDK prompt takes ${other.type} parts in user messages only, not in a ${message.role} message.`,
+    );
+  }
+  return messageText(message);
+}
+
+// A swarm part as an AI SDK prompt part: an image is a file part of media type image (or its own).
+function toUserPart(part: ContentPart): LanguageModelV4TextPart | LanguageModelV4FilePart {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'file') {
+    const file: LanguageModelV4FilePart = {
+      type: 'file',
+      data: { type: 'data', data: part.data },
+      mediaType: part.mediaType,
+    };
+    if (part.filename !== undefined) file.filename = part.filename;
+    return file;
+  }
+  if (!('url' in part))
+    return { type: 'file', data: { type: 'data', data: part.data }, mediaType: part.mediaType };
+  const inline = /^data:([^;,]+);base64,(.*)$/s.exec(part.url);
+  if (inline !== null)
+    return { type: 'file', data: { type: 'data', data: inline[2]! }, mediaType: inline[1]! };
+  return { type: 'file', data: { type: 'url', url: imageUrl(part.url) }, mediaType: 'image' };
+}
+
+function imageUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch (error) {
+    throw new ConfigError(`An image url must be an absolute URL (got ${JSON.stringify(url)}).`, {
+      cause: error,
+    });
   }
 }
 

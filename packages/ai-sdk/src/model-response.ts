@@ -9,6 +9,7 @@ import {
   ModelError,
   type ModelRequest,
   type ModelResponse,
+  messageText,
   type ToolCall,
   type Usage,
 } from '@swarm/core';
@@ -111,7 +112,7 @@ export function toFinishReason(reason: LanguageModelV4FinishReason, provider: st
 export function estimateUsage(request: ModelRequest, text: string, toolCalls: readonly ToolCall[]): Usage {
   let input = request.system?.length ?? 0;
   for (const message of request.messages) {
-    input += message.content.length;
+    input += messageText(message).length;
     for (const call of message.toolCalls ?? [])
       input += call.name.length + JSON.stringify(call.arguments).length;
   }

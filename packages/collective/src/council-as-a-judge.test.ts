@@ -1,4 +1,4 @@
-import { Agent, ConfigError } from '@swarm/core';
+import { Agent, ConfigError, messageText } from '@swarm/core';
 import { ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { CouncilAsAJudge } from './council-as-a-judge.js';
@@ -15,7 +15,7 @@ function councilModel(scoreOf: (dimension: string) => number | 'fail', report = 
       kind: 'respond',
       fn: (request) => {
         if (typeof request.toolChoice !== 'object') return report;
-        const dimension = /Dimension: ([^:]+):/.exec(request.messages[0]!.content)?.[1] ?? '?';
+        const dimension = /Dimension: ([^:]+):/.exec(messageText(request.messages[0]!))?.[1] ?? '?';
         const score = scoreOf(dimension);
         return score === 'fail'
           ? 'no function call'

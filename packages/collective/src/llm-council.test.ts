@@ -1,4 +1,4 @@
-import { Agent, ConfigError, type ModelRequest, type SwarmEvent } from '@swarm/core';
+import { Agent, ConfigError, type ModelRequest, messageText, type SwarmEvent } from '@swarm/core';
 import { ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { LLMCouncil } from './llm-council.js';
@@ -11,7 +11,7 @@ const task = 'Why is the sky blue?';
 function member(name: string, answer: string, rank: (ids: string[]) => string[] = (ids) => ids) {
   return scripted(name, (request: ModelRequest) => {
     if (typeof request.toolChoice !== 'object') return answer;
-    const ids = [...(request.messages[0]?.content ?? '').matchAll(/Response ([A-Z]\d*):/g)].map((m) => m[1]!);
+    const ids = [...messageText(request.messages[0]!).matchAll(/Response ([A-Z]\d*):/g)].map((m) => m[1]!);
     return forced(request, { ranking: rank(ids) });
   });
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { PendingApproval } from './approval.js';
 import { type AsToolOptions, asTool } from './as-tool.js';
+import { taskMessage, validateContentParts, withAttachments } from './content-parts.js';
 import {
   ConfigError,
   errorMessage,
@@ -52,6 +53,7 @@ import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, type ToolContext, toolDefinition } from './tool.js';
 import { finishedPause } from './topology-run.js';
 import type {
+  ContentPart,
   Message,
   Model,
   ModelLike,
@@ -328,7 +330,9 @@ export class Agent<TOutput = string> {
       context =
         options.context ??
         (needsRunContext(options) ? new RunContext({ ...options, name: this.name }) : undefined);
-      history = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
+      const attachments = attachmentsOf(options, context);
+      history =
+        typeof input === 'string' ? [taskMessage(input, attachments)] : withAttachments(input, attachments);
       let extra = options.tools ?? [];
       let own: Iterable<Tool> = this.#toolsByName.values();
       if (options.outputType !== undefined && options.outputType !== this.outputType) {
@@ -653,15 +657,29 @@ export class Agent<TOutput = string> {
     input: string | Message[],
     options: AgentRunOptions & { name?: string; description?: string; maxRepairs?: number } = {},
   ): Promise<GenerateObjectResult<z.output<S>>> {
+    const context = options.context ?? new RunContext({ ...options, name: this.name });
+    // The run's attachments go with the first turn, as in `run`.
+    const attachments = attachmentsOf(options, context);
+    const turns =
+      attachments === undefined
+        ? typeof input === 'string'
+          ? { prompt: input }
+          : { messages: input }
+        : {
+            messages:
+              typeof input === 'string'
+                ? [taskMessage(input, attachments)]
+                : withAttachments(input, attachments),
+          };
     return generateObject(this.model, {
       ...options,
       schema,
       system: options.instructions ?? this.instructions,
-      ...(typeof input === 'string' ? { prompt: input } : { messages: input }),
+      ...turns,
       temperature: this.temperature,
       maxTokens: this.maxTokens,
       agent: this.name,
-      context: options.context ?? new RunContext({ ...options, name: this.name }),
+      context,
     });
   }
 
@@ -953,6 +971,17 @@ interface RunOutput {
   schema: z.ZodObject;
   /** The model's native JSON output (else the forced final tool). */
   native: boolean;
+}
+
+// The attachments a text input goes with: this call's own, else its run's (a topology's task).
+function attachmentsOf(
+  options: AgentRunOptions,
+  context: RunContext | undefined,
+): readonly ContentPart[] | undefined {
+  if (options.attachments === undefined) return context?.attachments;
+  return context?.attachments === options.attachments
+    ? context.attachments
+    : validateContentParts(options.attachments, 'attachments');
 }
 
 function stringify(value: unknown): string {

@@ -10,6 +10,7 @@ export { type AsToolOptions, asTool } from './as-tool.js';
 export { writeFileAtomic } from './atomic-write.js';
 export { mapConcurrent, mapSettled } from './concurrency.js';
 export { configuredModel, configureModelHint } from './configured-model.js';
+export { messageText, taskMessage, validateContentParts } from './content-parts.js';
 export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
 export { type CostPreview, previewRun } from './cost-preview.js';
 export { EmptyAnswerError, nonEmptyAnswer } from './empty-answer.js';
@@ -167,7 +168,10 @@ export {
   type TopologyRun,
 } from './topology-run.js';
 export type {
+  ContentPart,
+  FilePart,
   FinishReason,
+  ImagePart,
   JsonSchema,
   Message,
   Model,
@@ -178,6 +182,7 @@ export type {
   ResponseFormat,
   Role,
   Settled,
+  TextPart,
   ToolCall,
   ToolChoice,
   ToolDefinition,

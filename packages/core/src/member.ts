@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Agent, AgentResult } from './agent.js';
+import { messageText } from './content-parts.js';
 import { ConfigError } from './errors.js';
 import type { RunContext } from './run-context.js';
 import type { Tool } from './tool.js';
@@ -100,10 +101,10 @@ export async function runMember(
  */
 export function turnsAsText(messages: readonly Message[]): string {
   if (messages.length === 1 && messages[0]!.role === 'user' && !messages[0]!.name)
-    return messages[0]!.content;
+    return messageText(messages[0]!);
   return messages
-    .filter((m) => m.role !== 'tool' && m.content.trim() !== '')
-    .map((m) => `[${m.name ?? m.role}]\n${m.content}`)
+    .filter((m) => m.role !== 'tool' && messageText(m).trim() !== '')
+    .map((m) => `[${m.name ?? m.role}]\n${messageText(m)}`)
     .join('\n\n');
 }
 

@@ -1,4 +1,5 @@
 import { type Approvals, validateApprovals } from './approval.js';
+import { validateContentParts } from './content-parts.js';
 import {
   AbortError,
   BudgetExceededError,
@@ -15,7 +16,7 @@ import { type Journal, validateJournal, validateRunId } from './journal.js';
 import type { Limiter } from './limiter.js';
 import { newRunId } from './run-id.js';
 import { RunJournal } from './run-journal.js';
-import type { Model, ModelRequest, ModelResponse, Usage } from './types.js';
+import type { ContentPart, Model, ModelRequest, ModelResponse, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** A whole-run budget over all agents together. */
@@ -64,6 +65,11 @@ export interface RunOptions extends GuardrailOptions {
    * Needs the run's `journal` and `runId`; an id the journal does not hold as waiting is a ConfigError.
    */
   approvals?: Approvals;
+  /**
+   * Images and files that go with the task: every agent of the run given text (the task, or text
+   * made from it) gets them after that text in its first turn; nested runs inherit them.
+   */
+  attachments?: ContentPart[];
 }
 
 /** What a run context is built from: the run options, and the name the run goes by in traces. */
@@ -163,6 +169,8 @@ export class RunContext {
   readonly limiter: Limiter | undefined;
   readonly budget: Budget;
   readonly textDeltas: boolean;
+  /** The run's attachments (`RunOptions.attachments`), its own or its parent's. */
+  readonly attachments: readonly ContentPart[] | undefined;
   /** The run this one is nested in, if any. */
   readonly parent: RunContext | undefined;
   /** Names of the runs from the outermost to this one (topology types, or agent names). */
@@ -242,6 +250,10 @@ export class RunContext {
     this.limiter = options.limiter ?? parent?.limiter;
     this.budget = validateBudget(options.budget);
     this.textDeltas = options.textDeltas ?? parent?.textDeltas ?? false;
+    this.attachments =
+      options.attachments === undefined
+        ? parent?.attachments
+        : validateContentParts(options.attachments, 'attachments');
     this.#onEvent = options.onEvent;
   }
 
@@ -268,6 +280,7 @@ export class RunContext {
       limiter: this.limiter,
       budget: this.budget,
       textDeltas: this.textDeltas,
+      ...(this.attachments !== undefined && { attachments: this.attachments as ContentPart[] }),
       onEvent: this.#onEvent,
     });
     view.#root = this.#root;

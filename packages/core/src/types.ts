@@ -13,10 +13,36 @@ export interface ToolCall {
   invalidArguments?: string;
 }
 
+/** Text as one part of a message's content, beside images and files. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * An image the model should see: by `url` (https, or a `data:` URL), or as `data` (bytes or
+ * base64) with its `mediaType` (`'image/png'`).
+ */
+export type ImagePart =
+  | { type: 'image'; url: string }
+  | { type: 'image'; data: Uint8Array | string; mediaType: string };
+
+/** A document (a PDF, plain text) the model should read: bytes or base64, its media type and name. */
+export interface FilePart {
+  type: 'file';
+  data: Uint8Array | string;
+  mediaType: string;
+  filename?: string;
+}
+
+/** One part of a message's content: text, an image or a file. */
+export type ContentPart = TextPart | ImagePart | FilePart;
+
 /** One typed turn of a conversation sent to a model. */
 export interface Message {
   role: Role;
-  content: string;
+  /** Plain text, or parts (text, images, files) for a turn that is more than text. */
+  content: string | ContentPart[];
   /** Who spoke, for `user` turns written by another agent. */
   name?: string;
   /** Tool calls an `assistant` turn made. */

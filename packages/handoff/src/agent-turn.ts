@@ -1,4 +1,5 @@
 import type { AgentResult, Message, RunContext } from '@swarm/core';
+import { messageText } from '@swarm/core';
 import type { HandoffCall } from './handoff-tools.js';
 import type { HistoryItem } from './history.js';
 import type { Member } from './swarm-options.js';
@@ -39,8 +40,9 @@ function turnItems(
   const items: HistoryItem[] = [];
   let toolIndex = 0;
   for (const message of result.messages) {
-    if (message.role === 'assistant' && message.content.trim() !== '') {
-      items.push({ type: 'text', agent, content: message.content });
+    const text = message.role === 'assistant' ? messageText(message) : '';
+    if (text.trim() !== '') {
+      items.push({ type: 'text', agent, content: text });
     }
     if (message.role !== 'tool') continue;
     const record = result.toolCalls[toolIndex++];

@@ -12,6 +12,7 @@ import {
   type RunStream,
   runTotals,
   type TopologyResult,
+  taskMessage,
   type Usage,
 } from '@swarm/core';
 import { z } from 'zod';
@@ -94,7 +95,7 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
     const request: HistoryItem = { type: 'request', content: task };
     const items: HistoryItem[] = [request];
     let active = this.#startingAgent(session);
-    let input = toMessages([...past, request], active);
+    let input = withAttachments(toMessages([...past, request], active), task, context);
     const path = [active];
     const handoffs: HandoffRecord[] = [];
     let interruption: SwarmInterruption | undefined;
@@ -143,7 +144,7 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
         context.emit({ type: 'swarm.handoff', agent: active, ...handoff });
         interruption = this.#limitReached(path, handoffs.length, context);
         const passed = this.#options.passFullHistory ? [...past, ...items] : [request, ...turn.items];
-        input = await this.#inputFor(handoff, passed);
+        input = withAttachments(await this.#inputFor(handoff, passed), task, context);
         active = handoff.to;
       }
     } catch (caught) {
@@ -217,3 +218,12 @@ export const Team = {
     return new SwarmTeam(options);
   },
 };
+
+// The run's attachments go with this run's request wherever an agent's input shows it (the last
+// plain user turn with the task's text), so the agent a handoff reaches sees them too.
+function withAttachments(messages: Message[], task: string, context: RunContext): Message[] {
+  if (context.attachments === undefined) return messages;
+  const at = messages.findLastIndex((m) => m.role === 'user' && !m.name && m.content === task);
+  if (at !== -1) messages[at] = taskMessage(task, context.attachments);
+  return messages;
+}

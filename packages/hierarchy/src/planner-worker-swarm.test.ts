@@ -2,6 +2,7 @@ import {
   BaseTopology,
   ConfigError,
   type ModelRequest,
+  messageText,
   type SwarmEvent,
   type TopologyResult,
 } from '@swarm/core';
@@ -19,7 +20,7 @@ const task = (id: string, text: string, priority: number, dependsOn?: string[]) 
 });
 const complete = { isComplete: true, quality: 9, gaps: [], followUp: [] };
 const taskOf = (request: ModelRequest | undefined) =>
-  /Your task \((\w+)\)/.exec(request?.messages.at(-1)?.content ?? '')?.[1];
+  /Your task \((\w+)\)/.exec(messageText(request?.messages.at(-1) ?? { content: '' }))?.[1];
 
 describe('PlannerWorkerSwarm', () => {
   it('has a free worker claim the most urgent ready task first', async () => {

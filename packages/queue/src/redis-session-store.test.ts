@@ -1,4 +1,4 @@
-import { Agent, ConfigError, SessionConflictError } from '@swarm/core';
+import { Agent, ConfigError, messageText, SessionConflictError } from '@swarm/core';
 import { Gate, respond, ScriptedModel } from '@swarm/core/testing';
 import { type HistoryItem, historyItemSchema, type SessionStore, Team } from '@swarm/handoff';
 import { Redis } from 'ioredis';
@@ -165,7 +165,7 @@ describe('RedisSessionStore', () => {
     const seen: string[][] = [];
     const model = new ScriptedModel([], {
       fallback: respond((req) => {
-        seen.push(req.messages.filter((m) => m.role === 'user').map((m) => m.content));
+        seen.push(req.messages.filter((m) => m.role === 'user').map(messageText));
         return `answer ${seen.length}`;
       }),
     });

@@ -3,7 +3,9 @@ import {
   Agent,
   BudgetExceededError,
   ConfigError,
+  type Message,
   ModelError,
+  messageText,
   type RunOptions,
   SwarmError,
   type SwarmEvent,
@@ -36,8 +38,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const lastUserText = (messages: { role: string; content: string }[]) =>
-  messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+const lastUserText = (messages: Message[]) =>
+  messageText(messages.filter((message) => message.role === 'user').at(-1) ?? { content: '' });
 
 function desk(model: ScriptedModel, tools: ReturnType<typeof tool>[] = []) {
   return Team.swarm({ agents: { desk: new Agent({ name: 'desk', model, tools }) }, entryAgent: 'desk' });
@@ -229,7 +231,7 @@ describe('SwarmQueue and createWorker', () => {
     const seen: string[][] = [];
     const model = new ScriptedModel([], {
       fallback: respond((req) => {
-        seen.push(req.messages.filter((m) => m.role === 'user').map((m) => m.content));
+        seen.push(req.messages.filter((m) => m.role === 'user').map(messageText));
         return 'We will refund the second charge.';
       }),
     });

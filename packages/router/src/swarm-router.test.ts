@@ -55,6 +55,21 @@ describe('SwarmRouter', () => {
     expect(result.output).toBe(`[${type}] a:task`);
   });
 
+  it("gives run(task, { attachments }) to the chosen topology's agents, as swarms' img", async () => {
+    const model = new ScriptedModel([reply('A bar chart.')]);
+    const image = { type: 'image' as const, url: 'https://example.com/chart.png' };
+    const router = new SwarmRouter({
+      agents: [new Agent({ name: 'viewer', model })],
+      swarmType: 'SequentialWorkflow',
+      topologies: [standInDescriptor('SequentialWorkflow')],
+    });
+    await router.run('What is in the picture?', { attachments: [image] });
+    expect(model.calls[0]!.messages.at(-1)!.content).toEqual([
+      { type: 'text', text: 'What is in the picture?' },
+      image,
+    ]);
+  });
+
   it('refuses a type missing from its descriptors, listing the registered ones', () => {
     const topologies = [standInDescriptor('SequentialWorkflow'), standInDescriptor('GroupChat')];
     expect(() => new SwarmRouter({ agents: [echo('a')], swarmType: 'HeavySwarm', topologies })).toThrow(

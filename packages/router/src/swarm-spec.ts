@@ -61,6 +61,8 @@ export const swarmSpecSchema = z
     topology: z.string().min(1),
     config: z.record(z.string(), z.unknown()).optional(),
     task: z.string().optional(),
+    /** Files that go with the task (images, PDFs): paths a loader such as the CLI reads. */
+    attachments: z.array(z.string().min(1)).optional(),
   })
   .strict();
 

@@ -1,4 +1,4 @@
-import { Agent, previewRun } from '@swarm/core';
+import { Agent, messageText, previewRun } from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -23,7 +23,7 @@ function worstCaseModel(rejectLeaves = false, repairEveryCall = false): Scripted
       if (repairEveryCall && request.messages.length === 1) return { toolCalls: [{ name, arguments: {} }] };
       switch (name) {
         case 'propose_thoughts': {
-          const count = Number(/Propose (\d+) distinct/.exec(request.messages[0]!.content)?.[1] ?? 1);
+          const count = Number(/Propose (\d+) distinct/.exec(messageText(request.messages[0]!))?.[1] ?? 1);
           const thoughts = Array.from({ length: count }, () => ({
             thought: `step ${++step}`,
             isFinal: false,

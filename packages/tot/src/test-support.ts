@@ -1,11 +1,12 @@
 import type { ModelRequest, SwarmEvent } from '@swarm/core';
+import { messageText } from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 
 // Helpers shared by this package's tests: read what a ToT request asks, and script a tree by content.
 
 /** The user prompt of a request. */
 export function promptOf(request: ModelRequest): string {
-  return request.messages.at(-1)?.content ?? '';
+  return messageText(request.messages.at(-1) ?? { content: '' });
 }
 
 /** The forced function's name: propose_thoughts, next_thought, rate_thought, vote_thought, final_answer. */

@@ -7,6 +7,7 @@ import {
   type Message,
   mapSettled,
   memberTurn,
+  messageText,
   nonEmptyAnswer,
   type RunContext,
   runMember,
@@ -84,7 +85,7 @@ export async function runStep(
 ): Promise<StepOutcome> {
   const given =
     isTopology(member) && typeof input !== 'string'
-      ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, m.content) : m))
+      ? input.map((m) => (m.role === 'assistant' ? memberTurn(member.name, messageText(m)) : m))
       : input;
   // A step that answers empty hands nothing on: it is asked once more, then the workflow fails.
   const { output, finalOutput, result } = await nonEmptyAnswer(member.name, context, () =>

@@ -9,11 +9,32 @@ export interface AnthropicRequestOptions {
   maxRetries?: number;
 }
 
+/** A block of user content as swarm sends it: text, an image, or a document. */
+export type AnthropicInputBlockParam =
+  | { type: 'text'; text: string }
+  | {
+      type: 'image';
+      source:
+        | {
+            type: 'base64';
+            media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+            data: string;
+          }
+        | { type: 'url'; url: string };
+    }
+  | {
+      type: 'document';
+      source:
+        | { type: 'base64'; media_type: 'application/pdf'; data: string }
+        | { type: 'text'; media_type: 'text/plain'; data: string };
+      title?: string;
+    };
+
 /** A content block of a message as swarm sends it. */
 export type AnthropicContentBlockParam =
-  | { type: 'text'; text: string }
+  | AnthropicInputBlockParam
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicInputBlockParam[] };
 
 /** The Messages request swarm sends (`stream` unset). */
 export interface AnthropicMessageParams {

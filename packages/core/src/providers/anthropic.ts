@@ -19,6 +19,7 @@ import type {
   AnthropicRequestOptions,
   AnthropicUsage,
 } from './anthropic-client-shape.js';
+import { anthropicText, toAnthropicBlocks, toolResultContent } from './anthropic-content.js';
 import {
   callPolicy,
   callWithRetriesFor,
@@ -306,17 +307,14 @@ function toMessageParams(
   for (const message of request.messages) {
     switch (message.role) {
       case 'system':
-        if (message.content) systemParts.push(message.content);
+        if (message.content) systemParts.push(anthropicText(message));
         break;
-      case 'user': {
-        const content = message.name ? `[${message.name}] ${message.content}` : message.content;
-        push('user', content ? [{ type: 'text', text: content }] : []);
+      case 'user':
+        push('user', toAnthropicBlocks(message));
         break;
-      }
       case 'assistant': {
-        const content: AnthropicContentBlockParam[] = message.content
-          ? [{ type: 'text', text: message.content }]
-          : [];
+        const text = anthropicText(message);
+        const content: AnthropicContentBlockParam[] = text ? [{ type: 'text', text }] : [];
         for (const call of message.toolCalls ?? []) {
           content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
         }
@@ -327,7 +325,9 @@ function toMessageParams(
         if (!message.toolCallId) {
           throw new ConfigError('A tool message needs the toolCallId of the call it answers.');
         }
-        push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }]);
+        push('user', [
+          { type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message) },
+        ]);
         break;
     }
   }

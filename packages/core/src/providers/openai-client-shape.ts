@@ -9,10 +9,16 @@ export interface OpenAIRequestOptions {
   maxRetries?: number;
 }
 
+/** A part of a user message's content as swarm sends it: text, an image, or a file (a PDF). */
+export type OpenAIChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { file_data: string; filename: string } };
+
 /** A chat message as swarm sends it. */
 export type OpenAIChatMessageParam =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string; name?: string }
+  | { role: 'user'; content: string | OpenAIChatContentPart[]; name?: string }
   | {
       role: 'assistant';
       content: string | null;

@@ -20,6 +20,7 @@ import type {
   OpenAIChatToolParam,
   OpenAIUsage,
 } from './openai-client-shape.js';
+import { textOnly, toChatParts } from './openai-content.js';
 import {
   callWithRetriesFor,
   type ProviderCallOptions,
@@ -228,19 +229,19 @@ function toChatTool(tool: ToolDefinition): OpenAIChatToolParam {
 function toChatMessage(message: Message): OpenAIChatMessageParam {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: message.content };
+      return { role: 'system', content: textOnly(message) };
     case 'user': {
       const name = message.name ? sanitizeName(message.name) : '';
-      return name
-        ? { role: 'user', content: message.content, name }
-        : { role: 'user', content: message.content };
+      const content = typeof message.content === 'string' ? message.content : toChatParts(message.content);
+      return name ? { role: 'user', content, name } : { role: 'user', content };
     }
     case 'assistant': {
       const calls = message.toolCalls ?? [];
-      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      const content = textOnly(message);
+      if (calls.length === 0) return { role: 'assistant', content };
       return {
         role: 'assistant',
-        content: message.content === '' ? null : message.content,
+        content: content === '' ? null : content,
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: 'function',
@@ -252,7 +253,7 @@ function toChatMessage(message: Message): OpenAIChatMessageParam {
       if (!message.toolCallId) {
         throw new ConfigError('A tool message needs the toolCallId of the call it answers.');
       }
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+      return { role: 'tool', tool_call_id: message.toolCallId, content: textOnly(message) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { messageText } from '../content-parts.js';
 import type { ModelRequest, ToolCall, Usage } from '../types.js';
 
 /** A rough token count: four characters a token, as the providers' own rules of thumb say. */
@@ -13,7 +14,7 @@ function tokensOf(characters: number): number {
 export function estimateUsage(request: ModelRequest, text: string, toolCalls: readonly ToolCall[]): Usage {
   let input = request.system?.length ?? 0;
   for (const message of request.messages) {
-    input += message.content.length;
+    input += messageText(message).length;
     for (const call of message.toolCalls ?? [])
       input += call.name.length + JSON.stringify(call.arguments).length;
   }

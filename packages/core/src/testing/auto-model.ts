@@ -1,3 +1,4 @@
+import { messageText } from '../content-parts.js';
 import { fnv1a } from '../hash.js';
 import type { Model, ModelRequest, ModelResponse } from '../types.js';
 import { sampleFromSchema } from './schema-sample.js';
@@ -30,7 +31,8 @@ export function autoReply(request: ModelRequest): ScriptedReply {
     const args = definition ? (sampleFromSchema(definition.parameters) as Record<string, unknown>) : {};
     return { text: '', toolCalls: [{ name: choice.name, arguments: args }] };
   }
-  const last = request.messages.at(-1)?.content ?? '';
+  const lastTurn = request.messages.at(-1);
+  const last = lastTurn ? messageText(lastTurn) : '';
   return `answer ${fnv1a(`${request.system ?? ''}|${last}`).toString(16)}`;
 }
 

@@ -1,7 +1,13 @@
 import { type CanonicalRequest, canonicalJson } from '../canonical-request.js';
 import type { ModelResponse } from '../types.js';
 
-export { canonicalJson, cassetteRequest, cassetteResponse } from '../canonical-request.js';
+export {
+  type CanonicalPart,
+  canonicalJson,
+  cassetteRequest,
+  cassetteResponse,
+  contentHash,
+} from '../canonical-request.js';
 
 /** A request as a cassette keeps it: what was asked, never the signal or anything a provider adds. */
 export type CassetteRequest = CanonicalRequest;

@@ -1,9 +1,11 @@
 export { type AutoModelOptions, autoModel, autoReply, CountingModel } from './auto-model.js';
 export {
+  type CanonicalPart,
   type CassetteEntry,
   type CassetteError,
   type CassetteRequest,
   canonicalJson,
+  contentHash,
   type Difference,
   firstDifference,
 } from './cassette.js';

@@ -25,7 +25,8 @@ type Flaw =
   | 'pause-as-failure'
   | 'no-journal-totals'
   | 'passes-empty'
-  | 'own-totals';
+  | 'own-totals'
+  | 'drops-attachments';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
@@ -76,7 +77,12 @@ class Relay extends BaseTopology {
     for (const agent of this.#agents) {
       try {
         const given = text;
-        const answer = () => runMember(agent, given, context);
+        // The task as another member's named turn, not the user's: the attachments never reach a member.
+        const input =
+          this.flaw === 'drops-attachments'
+            ? [{ role: 'user' as const, name: 'relay', content: given }]
+            : given;
+        const answer = () => runMember(agent, input, context);
         const final = agent === this.#agents.at(-1) && this.flaw !== 'passes-empty';
         const ran = await (final ? nonEmptyAnswer(agent.name, context, answer) : answer());
         text = ran.output;
@@ -193,6 +199,12 @@ describe('topologyConformance catches a broken topology', () => {
     expect(await failures('passes-empty')).toEqual([
       'a final answer that comes back empty once is asked for again, and the run answers',
       'a final answer that stays empty fails the run (NO_ANSWER) or is marked, never passed off as success',
+    ]);
+  });
+
+  it("fails a topology whose members never see the run's attachments", async () => {
+    expect(await failures('drops-attachments')).toEqual([
+      "the run's attachments reach the members that read the task",
     ]);
   });
 

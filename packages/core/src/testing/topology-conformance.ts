@@ -15,7 +15,7 @@ import { nodeBuiltin } from '../node-builtin.js';
 import { RunContext } from '../run-context.js';
 import { type Tool, tool } from '../tool.js';
 import type { Topology, TopologyResult } from '../topology.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
+import type { ContentPart, Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
 import { autoModel, CountingModel } from './auto-model.js';
 import { nextTurn } from './next-turn.js';
 
@@ -53,6 +53,11 @@ export interface TopologyConformanceOptions<R extends TopologyResult = TopologyR
    * calls, or from several members): the empty-answer checks are then skipped and name this reason.
    */
   noFinalAnswer?: string;
+  /**
+   * Why this topology's members never see the run's `attachments` (no member reads the task): the
+   * attachments check is then skipped and names this reason.
+   */
+  noAttachments?: string;
 }
 
 /** One check of the suite: a name that says what it proves, and a function that throws if it does not hold. */
@@ -551,6 +556,23 @@ export function topologyConformance<R extends TopologyResult>(
         );
       },
     },
+    {
+      name: "the run's attachments reach the members that read the task",
+      run: async () => {
+        if (options.noAttachments !== undefined) {
+          console.info(`attachments check skipped: ${options.noAttachments}`);
+          return;
+        }
+        const image: ContentPart = { type: 'image', url: 'https://example.com/conformance.png' };
+        const seen = { count: 0 };
+        const model = new CountingModel(new AttachmentSpy(options.model?.() ?? autoModel(), image, seen));
+        await create(model).run(task, { attachments: [image] });
+        expect(
+          seen.count > 0,
+          `none of the ${model.calls} model calls carried the run's attachments: build each member's first turn from the task with agent.run(text, { context }) (core adds them), or taskMessage(task, context.attachments) for typed turns (or set noAttachments with the reason)`,
+        );
+      },
+    },
   ];
 }
 
@@ -727,6 +749,26 @@ class RestartingModel implements Model {
 }
 
 /** A model whose calls never answer until their signal aborts: for abort checks. */
+// Counts the calls whose messages carry `part` (the same object, as the run was given it).
+class AttachmentSpy implements Model {
+  readonly id: string;
+  constructor(
+    readonly model: Model,
+    readonly part: ContentPart,
+    readonly seen: { count: number },
+  ) {
+    this.id = model.id;
+  }
+
+  generate(request: ModelRequest): Promise<ModelResponse> {
+    const carries = request.messages.some(
+      (m) => typeof m.content !== 'string' && m.content.some((p) => p === this.part),
+    );
+    if (carries) this.seen.count += 1;
+    return this.model.generate(request);
+  }
+}
+
 class HangingModel implements Model {
   readonly id = 'hanging';
   calls = 0;

@@ -1,4 +1,5 @@
 import type { ModelRequest, SwarmEvent, Usage } from '@swarm/core';
+import { messageText } from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import type { CoordinatedModels } from './coordinated-options.js';
 
@@ -6,7 +7,7 @@ import type { CoordinatedModels } from './coordinated-options.js';
 
 /** The user prompt of a request (its first turn: repairs come after it). */
 export function promptOf(request: ModelRequest): string {
-  return request.messages[0]?.content ?? '';
+  return messageText(request.messages[0] ?? { content: '' });
 }
 
 /** The thoughts under PATH SO FAR (empty for the Planner's strategies request). */
