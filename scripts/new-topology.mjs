@@ -61,6 +61,7 @@ export { ${camel}Descriptor } from './${name}-descriptor.js';
   memberName,
   memberTurn,
   type Message,
+  nonEmptyAnswer,
   type RunOptions,
   runMember,
   runTopology,
@@ -110,9 +111,13 @@ export class ${pascal} extends BaseTopology<${pascal}Result> {
       const turns: ${pascal}Result['turns'] = [];
       const thread: Message[] = [{ role: 'user', content: task }];
       for (let round = 0; round < this.rounds; round++) {
-        for (const member of this.agents) {
+        for (const [index, member] of this.agents.entries()) {
           try {
-            const { output } = await runMember(member, thread, context);
+            // The last answer is the run's: one that comes back empty is asked for once more, then
+            // the run fails with NO_ANSWER (core's nonEmptyAnswer); it never answers ''.
+            const last = round === this.rounds - 1 && index === this.agents.length - 1;
+            const answer = () => runMember(member, thread, context);
+            const { output } = await (last ? nonEmptyAnswer(memberName(member), context, answer) : answer());
             turns.push({ agent: memberName(member), output });
             thread.push(memberTurn(memberName(member), output));
             context.emit({ type: '${camel}.turn', agent: memberName(member), round });
