@@ -46,6 +46,10 @@ const SPECIAL = {
     expect:
       /↪ triage → billing[\s\S]*looks up invoice[\s\S]*billing> The duplicate charge on invoice 42 is refunded/,
   },
+  // Servers that run until stopped: each must say where it serves, then answer its page there
+  // (on the Node under test); it is stopped once it has.
+  browser: { serves: /Open (http:\/\/127\.0\.0\.1:\d+)\/? / },
+  'chat-ui': { serves: /Open (http:\/\/127\.0\.0\.1:\d+)\/? / },
   // Starts its own redis-server (and two worker processes on the same Node).
   queue: {
     needs: () => (commandExists('redis-server') ? undefined : 'redis-server is not on the PATH'),
@@ -101,8 +105,12 @@ function offlineEnv(nodeBinary) {
   return env;
 }
 
-/** Runs one entry; resolves to `{ ok, seconds, output, why }`. */
-function runEntry(nodeBinary, cwd, file, env, typed) {
+/**
+ * Runs one entry; resolves to `{ ok, seconds, output, why }`. With `serves` (a pattern whose first
+ * group is the URL the entry prints once it listens), the entry is a server: it passes once a GET
+ * of that URL answers 200 with a page, and is then stopped.
+ */
+function runEntry(nodeBinary, cwd, file, env, typed, serves) {
   const started = Date.now();
   return new Promise((resolve) => {
     // A process group of its own: tsx runs the example in a child process, and an example may start
@@ -116,8 +124,28 @@ function runEntry(nodeBinary, cwd, file, env, typed) {
     let output = '';
     let timedOut = false;
     let sent = 0;
+    // For a server: undefined until its URL shows, then the GET's outcome.
+    let served;
+    const visit = async (url) => {
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+        const page = await response.text();
+        served =
+          response.ok && /<html/i.test(page)
+            ? { ok: true }
+            : { ok: false, why: `GET ${url} answered ${response.status} without a page` };
+      } catch (error) {
+        served = { ok: false, why: `GET ${url} failed: ${error.message}` };
+      }
+      process.kill(-child.pid, 'SIGKILL');
+    };
     child.stdout.on('data', (d) => {
       output += d;
+      const url = serves && served === undefined ? serves.exec(output)?.[1] : undefined;
+      if (url) {
+        served = { pending: true };
+        void visit(url);
+      }
       // One line per prompt shown; stdin ends after the last, or at once when nothing is typed.
       const prompts = typed ? output.split(typed.prompt).length - 1 : 0;
       while (typed && sent < Math.min(prompts, typed.lines.length)) {
@@ -140,7 +168,9 @@ function runEntry(nodeBinary, cwd, file, env, typed) {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const seconds = (Date.now() - started) / 1000;
-      if (timedOut) {
+      if (served && !served.pending) {
+        resolve({ ok: served.ok, seconds, output, ...(served.why && { why: served.why }) });
+      } else if (timedOut) {
         resolve({ ok: false, seconds, output, why: `timed out after ${timeoutMs / 1000}s` });
       } else if (code !== 0) {
         resolve({ ok: false, seconds, output, why: `exited with ${code ?? signal}` });
@@ -236,7 +266,7 @@ try {
           });
         }
         try {
-          const result = await runEntry(binary, example.dir, file, env, special.typed);
+          const result = await runEntry(binary, example.dir, file, env, special.typed, special.serves);
           if (result.ok && special.expect && !special.expect.test(result.output)) {
             Object.assign(result, { ok: false, why: `its output does not match ${special.expect}` });
           }
