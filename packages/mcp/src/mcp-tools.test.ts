@@ -298,7 +298,7 @@ describe('ending the servers', () => {
     const pid = toolset.servers[0]!.pid!;
 
     controller.abort();
-    expect(await goneWithin(pid, 1_000)).toBe(true);
+    expect(await goneWithin(pid, 5_000)).toBe(true);
   });
 
   it('a command that does not exist is a ConfigError', async () => {
