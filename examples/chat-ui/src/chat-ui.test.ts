@@ -55,13 +55,17 @@ const task = 'When was the paperclip patented?';
 
 describe('the chat page, in a real browser', { timeout: 60_000 }, () => {
   it("shows the team's run as it happens: each agent's streamed text, the tool call, the nested checker, the answer", async () => {
-    const { page, pageErrors } = await openChat(createTeam(undefined, { paceMs: 40 }));
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const { page, pageErrors } = await openChat(createTeam(undefined, { paceMs: 40, hold }));
     await page.fill('#task', task);
     await page.click('#run');
 
-    // As it happens: an agent's text is on the page, still streaming, before the answer is.
+    // As it happens: an agent's text is on the page, still streaming, before the answer is. The
+    // run is held after its first piece of text until the page has been looked at.
     await page.waitForSelector('.part.text.streaming');
     expect(await page.textContent('#answer')).toBe('');
+    release();
     await page.waitForFunction(
       () => (document.getElementById('answer')?.textContent ?? '') !== '',
       undefined,
@@ -96,7 +100,8 @@ describe('the chat page, in a real browser', { timeout: 60_000 }, () => {
   });
 
   it('Stop aborts the run on the server, and the page says it stopped', async () => {
-    const { page, pageErrors } = await openChat(createTeam(undefined, { paceMs: 200 }));
+    // Held after the first piece of text and never released: only Stop ends this run.
+    const { page, pageErrors } = await openChat(createTeam(undefined, { hold: new Promise(() => {}) }));
     await page.click('#run');
     await page.waitForSelector('.part.text.streaming');
     await page.click('#stop');

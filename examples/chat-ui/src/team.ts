@@ -14,10 +14,21 @@ import {
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import { SequentialWorkflow } from '@swarm/workflow';
 
+/** Options of the offline team. */
+export interface TeamOptions {
+  /** Milliseconds between two pieces of streamed text (default 40). */
+  paceMs?: number;
+  /**
+   * When given, every offline stream waits for it after its first piece of text: a test holds the
+   * run there to look at the page mid-stream, whatever the machine's load.
+   */
+  hold?: Promise<unknown>;
+}
+
 /** Builds the team on `model`, or on scripted models (offline) when none is given. */
-export function createTeam(model?: ModelLike, options: { paceMs?: number } = {}): SequentialWorkflow {
+export function createTeam(model?: ModelLike, options: TeamOptions = {}): SequentialWorkflow {
   const paceMs = options.paceMs ?? 40;
-  const modelOf = (offline: ScriptedModel): ModelLike => model ?? paced(offline, paceMs);
+  const modelOf = (offline: ScriptedModel): ModelLike => model ?? paced(offline, paceMs, options.hold);
   const checker = new Agent({
     name: 'fact-checker',
     description: 'Checks one claim and says whether it holds.',
@@ -71,22 +82,40 @@ function lastText(messages: Message[]): string {
 }
 
 /** A model whose streamed text arrives one piece every `ms` milliseconds, as a real model's does. */
-function paced(model: Model, ms: number): Model {
-  if (ms <= 0 || !model.stream) return model;
+function paced(model: Model, ms: number, hold?: Promise<unknown>): Model {
+  if ((ms <= 0 && !hold) || !model.stream) return model;
   const stream = model.stream.bind(model);
   return {
     id: model.id,
     generate: (request) => model.generate(request),
     async *stream(request): AsyncIterable<ModelStreamEvent> {
+      let held = false;
       for await (const event of stream(request)) {
         if (event.type === 'text-delta') {
           await pause(ms, request.signal);
           throwIfAborted(request.signal);
         }
         yield event;
+        if (event.type === 'text-delta' && hold && !held) {
+          held = true;
+          await until(hold, request.signal);
+          throwIfAborted(request.signal);
+        }
       }
     },
   };
+}
+
+/** Settles when `promise` does or `signal` aborts, whichever is first, leaving no listener behind. */
+function until(promise: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    signal?.addEventListener('abort', done, { once: true });
+    promise.then(done, done);
+  });
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
