@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
-import { ConfigError, MaxTurnsExceededError, ModelError } from './errors.js';
+import { ConfigError, GuardrailTripwireError, MaxTurnsExceededError, ModelError } from './errors.js';
 import type { SwarmEvent } from './events.js';
 import { RunContext } from './run-context.js';
 import { Gate } from './testing/gate.js';
@@ -170,6 +170,28 @@ describe('Agent', () => {
       'agent.end',
     ]);
     expect(new Set(events.map((e) => e.runId)).size).toBe(1);
+  });
+
+  it('clones with the given options changed and every other one kept, the original untouched', async () => {
+    const trips = { name: 'no-refunds', check: (value: string) => ({ tripwire: value.includes('refund') }) };
+    const original = new Agent({
+      name: 'a',
+      instructions: 'Be brief.',
+      model: new ScriptedModel([], { fallback: toolCall('final_output', { n: 3 }) }),
+      tools: [add],
+      maxTurns: 3,
+      outputType: z.object({ n: z.number() }),
+      maxOutputRepairs: 1,
+      inputGuardrails: [trips],
+    });
+    const copy = original.clone({ instructions: 'Be very brief.' });
+    expect(copy).not.toBe(original);
+    expect([copy.instructions, original.instructions]).toEqual(['Be very brief.', 'Be brief.']);
+    expect([copy.name, copy.model, copy.tools, copy.maxTurns]).toEqual(['a', original.model, [add], 3]);
+    expect([copy.outputType, copy.maxOutputRepairs]).toEqual([original.outputType, 1]);
+    expect((await copy.run('count')).finalOutput).toEqual({ n: 3 });
+    await expect(copy.run('a refund please')).rejects.toBeInstanceOf(GuardrailTripwireError);
+    expect(() => original.clone({ maxTurns: 0 })).toThrow(ConfigError);
   });
 
   it('rejects bad options at construction', () => {

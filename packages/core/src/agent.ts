@@ -175,6 +175,7 @@ export class Agent<TOutput = string> {
   // see #definitionsOf) and the request metadata.
   #definitions: readonly ToolDefinition[] = [];
   readonly #metadata: Readonly<{ agent: string; purpose: string }>;
+  readonly #options: AgentOptions<TOutput>;
 
   constructor(options: AgentOptions<TOutput>) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
@@ -232,6 +233,16 @@ export class Agent<TOutput = string> {
     if (this.#output?.native === false) own.push(outputTool(this.#output.schema));
     this.#toolsByName = new Map(own.map((t) => [t.name, t]));
     this.#metadata = Object.freeze({ agent: this.name, purpose: 'agent' });
+    this.#options = { ...options, tools: [...this.tools] };
+  }
+
+  /**
+   * A new agent with these options changed and every other one kept (outputType, guardrails,
+   * repairs and all): how a topology adapts a caller's agent without changing it or dropping an
+   * option it did not know about. The copy is validated as any new agent is.
+   */
+  clone(overrides: Partial<AgentOptions<TOutput>> = {}): Agent<TOutput> {
+    return new Agent<TOutput>({ ...this.#options, ...overrides });
   }
 
   // How a run is held to `schema`: the model's native JSON output, or the forced final tool.

@@ -5,6 +5,7 @@ import {
   Agent,
   BaseTopology,
   ConfigError,
+  GuardrailTripwireError,
   type ModelRequest,
   type RunOptions,
   runMember,
@@ -12,7 +13,7 @@ import {
   type TopologyDescriptor,
   type TopologyResult,
 } from '@swarm/core';
-import { respond, ScriptedModel } from '@swarm/core/testing';
+import { respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SwarmRouter } from './swarm-router.js';
@@ -156,6 +157,28 @@ describe('SwarmRouter knobs ported from swarms', () => {
     expect(
       () => new SwarmRouter({ agents: [writer], swarmType: 'SequentialWorkflow', topologies, rules: ' ' }),
     ).toThrow(/rules must be a non-empty string/);
+  });
+
+  it('keeps every other option of an agent it adds the rules to: its outputType and guardrails', async () => {
+    const shaped = new Agent({
+      name: 'shaped',
+      model: new ScriptedModel([], { fallback: toolCall('final_output', { verdict: 'ok' }) }),
+      outputType: z.object({ verdict: z.string() }),
+      maxOutputRepairs: 0,
+      outputGuardrails: [{ name: 'always', check: () => ({ tripwire: true }) }],
+    });
+    const router = new SwarmRouter({
+      // Descriptors take `Agent[]` (text agents): a typed agent is passed as one, its type erased.
+      agents: [shaped as unknown as Agent],
+      swarmType: 'SequentialWorkflow',
+      topologies: [looping('SequentialWorkflow', 'maxLoops')],
+      rules: 'Answer in one line.',
+    });
+    const copy = router.agents[0]!;
+    expect(copy).not.toBe(shaped);
+    expect([copy.outputType, copy.maxOutputRepairs]).toEqual([shaped.outputType, 0]);
+    expect(copy.instructions).toBe('Answer in one line.');
+    await expect(copy.run('go')).rejects.toBeInstanceOf(GuardrailTripwireError);
   });
 
   it('saves each run’s conversation under autosave.dir, named by its run id', async () => {
