@@ -244,6 +244,33 @@ describe('aiSdkModel: the answer', () => {
     });
   });
 
+  it('estimates, flagged, the usage of a provider whose counts are not numbers (markup never reaches totals)', async () => {
+    const hostile = new MockLanguageModelV4({
+      doGenerate: generated([{ type: 'text', text: 'A twenty-char answer' }], {
+        usage: {
+          inputTokens: {
+            total: '<script>alert(1)</script>' as unknown as number,
+            noCache: undefined,
+            cacheRead: undefined,
+            cacheWrite: undefined,
+          },
+          outputTokens: { total: 5, text: undefined, reasoning: undefined },
+        },
+      }),
+    });
+    const usage = (
+      await aiSdkModel(hostile).generate({ messages: [{ role: 'user', content: 'Sixteen chars!!!' }] })
+    ).usage;
+    expect(usage).toEqual({
+      inputTokens: 4,
+      outputTokens: 5,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      totalTokens: 9,
+      estimated: true,
+    });
+  });
+
   it('maps the finish reasons, and retries an interrupted answer as a cut stream', async () => {
     const reasons = ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'] as const;
     for (const reason of reasons) {

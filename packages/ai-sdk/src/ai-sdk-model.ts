@@ -11,6 +11,7 @@ import {
   ConfigError,
   callPolicy,
   callWithRetries,
+  checkedUsage,
   type Model,
   ModelError,
   type ModelRequest,
@@ -24,7 +25,7 @@ import {
 } from '@swarm/core';
 import { toCallOptions } from './call-options.js';
 import { classifyAiSdkError } from './classify-error.js';
-import { estimateUsage, fromGenerateResult, toFinishReason, toToolCall, toUsage } from './model-response.js';
+import { fromGenerateResult, toFinishReason, toToolCall, toUsage } from './model-response.js';
 
 /** Options of `aiSdkModel`: swarm's retry and time policy, and what every call sends the provider. */
 export interface AiSdkModelOptions extends ProviderCallOptions {
@@ -145,7 +146,7 @@ async function* streamAttempt(
     const response: ModelResponse = {
       text,
       toolCalls,
-      usage: toUsage(usage) ?? estimateUsage(request, text, toolCalls),
+      usage: checkedUsage(toUsage(usage), request, text, toolCalls),
       finishReason: toFinishReason(finishReason, provider),
       modelId,
     };

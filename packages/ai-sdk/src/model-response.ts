@@ -5,11 +5,11 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import {
+  checkedUsage,
   type FinishReason,
   ModelError,
   type ModelRequest,
   type ModelResponse,
-  messageText,
   type ToolCall,
   type Usage,
 } from '@swarm/core';
@@ -30,7 +30,7 @@ export function fromGenerateResult(
   return {
     text,
     toolCalls,
-    usage: toUsage(result.usage) ?? estimateUsage(request, text, toolCalls),
+    usage: checkedUsage(toUsage(result.usage), request, text, toolCalls),
     finishReason: toFinishReason(result.finishReason, provider),
     modelId: result.response?.modelId || modelId,
   };
@@ -103,32 +103,4 @@ export function toFinishReason(reason: LanguageModelV4FinishReason, provider: st
     default:
       return 'other';
   }
-}
-
-/**
- * Usage for a response that reported none, estimated from the text (four characters a token, as
- * swarm's own providers do) and marked `estimated`, so a token budget still counts the call.
- */
-export function estimateUsage(request: ModelRequest, text: string, toolCalls: readonly ToolCall[]): Usage {
-  let input = request.system?.length ?? 0;
-  for (const message of request.messages) {
-    input += messageText(message).length;
-    for (const call of message.toolCalls ?? [])
-      input += call.name.length + JSON.stringify(call.arguments).length;
-  }
-  for (const tool of request.tools ?? []) {
-    input += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
-  }
-  let output = text.length;
-  for (const call of toolCalls) output += call.name.length + JSON.stringify(call.arguments).length;
-  const inputTokens = Math.ceil(input / 4);
-  const outputTokens = Math.ceil(output / 4);
-  return {
-    inputTokens,
-    outputTokens,
-    cachedTokens: 0,
-    reasoningTokens: 0,
-    totalTokens: inputTokens + outputTokens,
-    estimated: true,
-  };
 }

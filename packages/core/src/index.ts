@@ -133,6 +133,7 @@ export {
 } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
+export { checkedUsage, estimateUsage } from './providers/usage-estimate.js';
 export { randomUUID } from './random-uuid.js';
 export { REDACTED, redactSecrets, registerSecret } from './redact-secrets.js';
 export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
