@@ -3,6 +3,7 @@ import {
   Agent,
   BaseTopology,
   ConfigError,
+  estimateUsage,
   Limiter,
   RunContext,
   type RunOptions,
@@ -12,7 +13,7 @@ import {
   type TopologyResult,
   tool,
 } from '@swarm/core';
-import { Gate, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { Gate, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
@@ -140,6 +141,33 @@ describe('CoordinatedTreeOfThoughts: bounds', () => {
     // A token budget is checked before each call: the synthesis started with tokens left for it.
     const beforeSynthesis = result.usage.totalTokens - result.roles.synthesizer.usage.totalTokens;
     expect(100 - beforeSynthesis).toBeGreaterThanOrEqual(15);
+  });
+
+  it('with a token budget, keeps what the real synthesis prompt costs, however cheap the exploration calls', async () => {
+    // Exploration calls cost 15 tokens each; the synthesis prompt (a long problem and the chosen
+    // paths) costs its estimated size, as a provider without usage is counted.
+    const longTask = `${task} ${'Consider transport, heating, power and food in turn. '.repeat(12)}`;
+    const team = scriptedTeam(endless, { fallback: { score: 8 } });
+    const synthesizer = new ScriptedModel([], {
+      fallback: respond((request) => ({
+        text: 'the answer',
+        usage: { inputTokens: estimateUsage(request, '', []).inputTokens, outputTokens: 5 },
+      })),
+    });
+    const tot = new CoordinatedTreeOfThoughts({
+      models: { ...team.models, synthesizer },
+      initialThoughts: 2,
+      maxWorkers: 1,
+    });
+
+    const result = await tot.run(longTask, { budget: { maxTokens: 1_000 } });
+
+    expect(result).toMatchObject({ interrupted: true, interruptionReason: 'budget:tokens' });
+    const synthesis = result.roles.synthesizer.usage.totalTokens;
+    expect(synthesis).toBeGreaterThan(150);
+    const beforeSynthesis = result.usage.totalTokens - synthesis;
+    expect(1_000 - beforeSynthesis).toBeGreaterThanOrEqual(synthesis);
+    expect(result.usage.totalTokens).toBeLessThanOrEqual(1_000);
   });
 
   it('rejects with AbortError when aborted mid-run', async () => {

@@ -2,6 +2,7 @@ import {
   BudgetExceededError,
   budgetStop,
   errorMessage,
+  estimateUsage,
   isAbort,
   isPause,
   RunContext,
@@ -9,6 +10,7 @@ import {
 } from '@swarm/core';
 import type { CoordinatedThoughtNode } from './coordinated-node.js';
 import { type ResolvedCoordinatedOptions, type RoleName, roleNames } from './coordinated-options.js';
+import { type SynthesisNode, synthesisPrompt } from './coordinated-prompts.js';
 import type { RoleCost } from './coordinated-result.js';
 
 /**
@@ -22,6 +24,7 @@ export class CoordinatedRun {
   readonly #roles: Record<RoleName, RunContext>;
   readonly #ids = new Set<string>();
   #inFlight = 0;
+  #synthesisNodes: () => SynthesisNode[] = () => [];
 
   constructor(
     readonly task: string,
@@ -38,6 +41,14 @@ export class CoordinatedRun {
       critic: role('critic', exploration),
       synthesizer: role('synthesizer', ctx),
     };
+  }
+
+  /**
+   * Tells the run which nodes the synthesis would get now, so that a token budget keeps what the
+   * real synthesis prompt costs (it grows with the tree), not a guess.
+   */
+  synthesizesFrom(nodes: () => SynthesisNode[]): void {
+    this.#synthesisNodes = nodes;
   }
 
   /** The context a role's calls run in. */
@@ -133,23 +144,45 @@ export class CoordinatedRun {
   }
 
   /**
-   * With a token budget, refuses an exploration call unless the tokens left cover it, the calls
-   * already in flight and the synthesis, each counted as the costliest role call so far (per call,
-   * on average).
+   * With a token budget, refuses an exploration call unless the tokens left cover it and the calls
+   * already in flight (each counted as the costliest role call so far, per call on average) and the
+   * synthesis: its real prompt from the nodes it would get now, estimated as core estimates a
+   * response without usage, plus its answer (the synthesizer's `maxTokens`, else the longest role
+   * answer so far).
    */
   #keepTokensForSynthesis(): void {
     const left = tokensLeft(this.ctx);
     if (left === undefined) return;
-    const largest = Math.max(
-      0,
-      ...roleNames.map((r) => this.#roles[r].usage.totalTokens / Math.max(1, this.#roles[r].llmCalls)),
-    );
-    if (left < largest * (this.#inFlight + 2)) {
+    let largest = 0;
+    let longestAnswer = 0;
+    for (const r of roleNames) {
+      const { usage, llmCalls } = this.#roles[r];
+      largest = Math.max(largest, usage.totalTokens / Math.max(1, llmCalls));
+      longestAnswer = Math.max(longestAnswer, usage.outputTokens / Math.max(1, llmCalls));
+    }
+    const synthesis = this.synthesisTokens(longestAnswer);
+    if (left < largest * (this.#inFlight + 1) + synthesis) {
       throw new BudgetExceededError(
         'budget:tokens',
-        `Stopping exploration: the ${left} tokens left are kept for the synthesis.`,
+        `Stopping exploration: the ${left} tokens left are kept for the synthesis (about ${Math.ceil(synthesis)}).`,
       );
     }
+  }
+
+  /** The tokens the synthesis would cost now: its real prompt (and instructions) and its answer. */
+  synthesisTokens(answerTokens: number): number {
+    const player = this.options.synthesizer;
+    const agent = player.kind === 'agent' ? player.agent : undefined;
+    const prompt = synthesisPrompt(this.task, this.#synthesisNodes());
+    const { inputTokens } = estimateUsage(
+      {
+        ...(agent?.instructions !== undefined && { system: agent.instructions }),
+        messages: [{ role: 'user', content: prompt }],
+      },
+      '',
+      [],
+    );
+    return inputTokens + (agent?.maxTokens ?? answerTokens);
   }
 }
 

@@ -56,6 +56,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
       const run = new CoordinatedRun(task, this.#options, context);
       // 1. Initialization: the root holds the problem; the Planner's strategies are its children.
       const root = this.#root(run);
+      run.synthesizesFrom(() => this.#synthesisChoice(root).nodes);
       let active = [root];
       let endedBy: ExplorationEnd = 'noActiveNodes';
       // 2. Exploration, while active paths exist: generate, evaluate, select.
@@ -216,11 +217,25 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
     return continuing.filter((node) => kept.has(node));
   }
 
-  /** The nodes to synthesize from: every node scoring at least the threshold, else the top N; at most maxSynthesisNodes, best first. */
+  /** The nodes to synthesize from (announced in a `tot.synthesize` event). */
   #highScoring(
     run: CoordinatedRun,
     root: CoordinatedThoughtNode,
   ): { nodes: SynthesizedNode[]; basis: SynthesisBasis } {
+    const { scoreThreshold, topN } = this.#options;
+    const { nodes, basis } = this.#synthesisChoice(root);
+    run.ctx.emit({
+      type: 'tot.synthesize',
+      basis,
+      scoreThreshold,
+      topN,
+      nodes: nodes.map((n) => ({ id: n.id, score: n.score })),
+    });
+    return { nodes, basis };
+  }
+
+  /** Every node scoring at least the threshold, else the top N; at most maxSynthesisNodes, best first. */
+  #synthesisChoice(root: CoordinatedThoughtNode): { nodes: SynthesizedNode[]; basis: SynthesisBasis } {
     const { scoreThreshold, topN, maxSynthesisNodes } = this.#options;
     const scored = [...root.walk()].filter((n) => n.score !== null).sort((a, b) => b.score! - a.score!);
     const above = scored.filter((n) => n.score! >= scoreThreshold);
@@ -234,13 +249,6 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
       thought: n.thought,
       path: n.path,
     }));
-    run.ctx.emit({
-      type: 'tot.synthesize',
-      basis,
-      scoreThreshold,
-      topN,
-      nodes: nodes.map((n) => ({ id: n.id, score: n.score })),
-    });
     return { nodes, basis };
   }
 
