@@ -29,7 +29,7 @@ describe('tool time limits', () => {
     const abortedAt = performance.now();
     controller.abort();
     await expect(run).rejects.toBeInstanceOf(AbortError);
-    expect(performance.now() - abortedAt).toBeLessThan(2_000);
+    expect(performance.now() - abortedAt).toBeLessThan(5_000);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     expect(model.calls).toHaveLength(1);
   });

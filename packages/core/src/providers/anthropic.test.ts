@@ -300,7 +300,7 @@ describe('anthropicModel', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ retryable: true, provider: 'anthropic' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('raises a ConfigError naming ANTHROPIC_API_KEY at the first call when no key is set', async () => {
@@ -411,7 +411,7 @@ describe('anthropicModel request options', () => {
         const error = await pending.catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(ModelError);
         expect((error as Error).message).toMatch(/timed out after 300 ms/);
-        expect(performance.now() - started).toBeLessThan(3_000);
+        expect(performance.now() - started).toBeLessThan(5_000);
         // The SDK's request was cut, not abandoned: the server sees the connection close.
         await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
       }

@@ -133,7 +133,7 @@ describe('callWithRetries', () => {
     expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
     expect(seen).toHaveLength(2);
     expect(seen.every((signal) => signal.aborted && signal.reason instanceof Error)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(timers()).toBeLessThanOrEqual(before);
   });
 
@@ -155,7 +155,7 @@ describe('callWithRetries', () => {
     expect(error).toMatchObject({ retryable: true, message: 'test: the request timed out after 20 ms.' });
     expect(seen).toHaveLength(3);
     expect(seen.every((signal) => signal.aborted)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(timers()).toBeLessThanOrEqual(before);
   });
 
@@ -186,7 +186,7 @@ describe('callWithRetries', () => {
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as Error).message).toMatch(/passed its deadline of 40 ms/);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(timers()).toBeLessThanOrEqual(before);
   });
 
