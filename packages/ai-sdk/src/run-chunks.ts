@@ -18,8 +18,7 @@ export interface RunResultLike {
  */
 export class RunChunks {
   #textCount = 0;
-  // Open text parts by (run, agent): model.delta events name no call, and one agent's calls in one
-  // run follow each other.
+  // Open text parts by (run, agent, model call): two calls of one agent may stream at once.
   readonly #openText = new Map<string, string>();
   // Agent turns by (run, agent): the id of the current turn's part, and how many turns there were.
   readonly #agentTurns = new Map<string, { id: string; count: number; open: boolean }>();
@@ -58,7 +57,7 @@ export class RunChunks {
       case 'model.error':
       // A restarted call streams its answer again in a text part of its own.
       case 'model.restart':
-        return this.#endText(event.runId, agent);
+        return this.#endText(event.runId, agent, stringOf(event.callId) ?? '');
       case 'tool.call':
         return this.#toolCall(event, agent);
       case 'tool.result':
@@ -140,7 +139,7 @@ export class RunChunks {
   #delta(event: SwarmEvent, agent: string | undefined): SwarmUIMessageChunk[] {
     const delta = event.delta;
     if (typeof delta !== 'string' || delta === '') return [];
-    const key = `${event.runId}\0${agent ?? ''}`;
+    const key = `${event.runId}\0${agent ?? ''}\0${stringOf(event.callId) ?? ''}`;
     let id = this.#openText.get(key);
     const chunks: SwarmUIMessageChunk[] = [];
     if (id === undefined) {
@@ -152,12 +151,23 @@ export class RunChunks {
     return chunks;
   }
 
-  #endText(runId: string, agent: string | undefined): SwarmUIMessageChunk[] {
-    const key = `${runId}\0${agent ?? ''}`;
-    const id = this.#openText.get(key);
-    if (id === undefined) return [];
-    this.#openText.delete(key);
-    return [{ type: 'text-end', id }];
+  // Ends the text part of one model call of the agent, or (no callId) every one it has open.
+  #endText(runId: string, agent: string | undefined, callId?: string): SwarmUIMessageChunk[] {
+    const prefix = `${runId}\0${agent ?? ''}\0`;
+    if (callId !== undefined) {
+      const id = this.#openText.get(prefix + callId);
+      if (id === undefined) return [];
+      this.#openText.delete(prefix + callId);
+      return [{ type: 'text-end', id }];
+    }
+    const chunks: SwarmUIMessageChunk[] = [];
+    for (const [key, id] of this.#openText) {
+      if (key.startsWith(prefix)) {
+        chunks.push({ type: 'text-end', id });
+        this.#openText.delete(key);
+      }
+    }
+    return chunks;
   }
 
   // A failed run ends the text parts its agents left open.

@@ -6,6 +6,7 @@ import {
   ModelError,
   type RunStream,
   runStream,
+  type SwarmEvent,
   type TopologyResult,
   tool,
 } from '@swarm/core';
@@ -16,6 +17,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { aiSdkModel } from './ai-sdk-model.js';
+import { RunChunks } from './run-chunks.js';
 import { finish, streamed, textParts, usage } from './test-support.js';
 import type { SwarmUIMessage, SwarmUIMessageChunk } from './ui-data-types.js';
 import { toUIMessageStream, toUIMessageStreamResponse } from './ui-message-stream.js';
@@ -239,6 +241,35 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
       ['call_1~2', 'output-available', '12:00', 'second'],
     ]);
     expect(calls.map((c) => c.toolMetadata?.toolCallId)).toEqual(['call_1', 'call_1']);
+  });
+
+  it('keeps apart the texts of two calls of one agent streaming at once, by their callId', () => {
+    const chunks = new RunChunks();
+    const at = new Date(0).toISOString();
+    const event = (type: string, callId: string, delta?: string): SwarmEvent => ({
+      type,
+      runId: 'r1',
+      at,
+      agent: 'twin',
+      callId,
+      ...(delta !== undefined && { delta }),
+    });
+    const out = [
+      event('model.delta', 'r1/1', 'first '),
+      event('model.delta', 'r1/2', 'second '),
+      event('model.delta', 'r1/1', 'answer'),
+      event('model.response', 'r1/1'),
+      event('model.delta', 'r1/2', 'answer'),
+      event('model.response', 'r1/2'),
+    ].flatMap((e) => chunks.push(e));
+    const texts = new Map<string, string>();
+    for (const chunk of out) {
+      if (chunk.type === 'text-delta') texts.set(chunk.id, (texts.get(chunk.id) ?? '') + chunk.delta);
+    }
+    expect([...texts.values()]).toEqual(['first answer', 'second answer']);
+    expect(out.filter((c) => c.type === 'text-end').map((c) => (c as { id: string }).id)).toEqual([
+      ...texts.keys(),
+    ]);
   });
 
   it('shows a tool that failed as an output-error part', async () => {

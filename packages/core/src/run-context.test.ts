@@ -220,6 +220,23 @@ describe('runStream', () => {
     expect((await stream.result).output).toBe('streamed answer');
   });
 
+  it("tags each call's deltas with its callId, so two calls of one agent streaming at once can be told apart", async () => {
+    const twins = ['first answer here', 'second answer there'].map(
+      (text) => new Agent({ name: 'twin', model: new ScriptedModel([reply(text)]) }),
+    );
+    const events: SwarmEvent[] = [];
+    const context = new RunContext({ onEvent: (e) => events.push(e), textDeltas: true });
+    await Promise.all(twins.map((twin, i) => twin.run(`task ${i}`, { context })));
+    const requests = events.filter((e) => e.type === 'model.request').map((e) => e.callId);
+    expect(new Set(requests).size).toBe(2);
+    const textOf = (callId: unknown) =>
+      events
+        .filter((e) => e.type === 'model.delta' && e.callId === callId)
+        .map((e) => e.delta)
+        .join('');
+    expect(requests.map(textOf).sort()).toEqual(['first answer here', 'second answer there']);
+  });
+
   it('keeps the events emitted before iteration starts, even after the run has ended', async () => {
     const model = new ScriptedModel([reply('done')]);
     const stream = runStream((options) => new Agent({ name: 'a', model }).run('x', options));

@@ -623,7 +623,7 @@ export class RunContext {
       const sent = signal ? { ...request, signal } : request;
       // Promise.resolve: a hand-written model whose `generate` returns its answer as is still works.
       return Promise.resolve(
-        this.textDeltas && model.stream ? this.#streamed(model, sent) : model.generate(sent),
+        this.textDeltas && model.stream ? this.#streamed(model, sent, sequence) : model.generate(sent),
       );
     } catch (error) {
       return Promise.reject(error);
@@ -689,12 +689,15 @@ export class RunContext {
     return this.#onEvent !== undefined || this.parent !== undefined;
   }
 
-  async #streamed(model: Model, request: ModelRequest): Promise<ModelResponse> {
+  // Emits the call's text as it streams; `callId` (as on `model.request`) tells apart the deltas of
+  // calls that stream at once, of one agent too.
+  async #streamed(model: Model, request: ModelRequest, sequence: number): Promise<ModelResponse> {
     const agent = request.metadata?.agent;
+    const callId = `${this.runId}/${sequence}`;
     for await (const part of model.stream!(request)) {
-      if (part.type === 'text-delta') this.emit({ type: 'model.delta', agent, delta: part.delta });
+      if (part.type === 'text-delta') this.emit({ type: 'model.delta', agent, callId, delta: part.delta });
       // A stream cut after some text is made again: what was streamed of it is void.
-      if (part.type === 'restart') this.emit({ type: 'model.restart', agent });
+      if (part.type === 'restart') this.emit({ type: 'model.restart', agent, callId });
       if (part.type === 'finish') return part.response;
     }
     throw new ModelError(`The stream of ${model.id} ended without a finish event.`, { provider: model.id });
