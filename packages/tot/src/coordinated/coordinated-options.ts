@@ -96,7 +96,7 @@ export type RolePlayer =
 /**
  * The default beam: at most 2 active nodes a level, so at most 6 new nodes and 12 evaluation calls
  * (Analyzer and Critic) a level. Without a beam the tree roughly doubles per level, and a level
- * outgrows any shared limiter (measured: 1.8x the critical path under a limiter of 16, 2.7x of 8).
+ * outgrows any shared limiter (measured: 1.67x the critical path under a limiter of 16, 2.59x of 8).
  */
 export const DEFAULT_BEAM_WIDTH = 2;
 
