@@ -39,11 +39,11 @@ export function markersIn(input: string): Set<number> {
 
 /**
  * The critical path of a run from its call log: a call depends on (1) every call whose output
- * mark appears in its input (data), and (2) every decision that ended before it started and
- * whose input keys are a subset of its own (control: a route, a score or an embedding on the same
- * task and outputs). Input keys are the output marks in the input plus the run's tasks it
- * contains. Calls that needlessly wait for unrelated calls (a capped pool, one task after another)
- * get no dependency from the wait, so the wall time shows it against this path.
+ * mark appears in its input (data), and (2) if it is a model call, every decision that ended
+ * before it started, was given no output the call was not given, and shares one of `tasks` with
+ * it if it was given any (control: a route, a score or an embedding on the same task and
+ * outputs). A call that only waited for unrelated calls (a capped pool, one task after another)
+ * gets no dependency from the wait, so the wall time shows the wait against this path.
  */
 export function criticalPath(calls: readonly CallRecord[], tasks: readonly string[]): CriticalPath {
   const ordered = [...calls].sort((a, b) => a.start - b.start || a.id - b.id);
