@@ -38,7 +38,13 @@ const endless: Record<string, string[]> = new Proxy(
 describe('CoordinatedTreeOfThoughts: bounds', () => {
   it('stops at maxDepth: no thought deeper, the cut paths left active, the bound reported', async () => {
     const team = scriptedTeam(endless, { fallback: { score: 6 } });
-    const tot = new CoordinatedTreeOfThoughts({ models: team.models, maxDepth: 2, initialThoughts: 2 });
+    // No beam (the default keeps 2 nodes a level): every node of level 1 is expanded.
+    const tot = new CoordinatedTreeOfThoughts({
+      models: team.models,
+      maxDepth: 2,
+      initialThoughts: 2,
+      beamWidth: Infinity,
+    });
 
     const result = await tot.run(task);
 
@@ -50,6 +56,22 @@ describe('CoordinatedTreeOfThoughts: bounds', () => {
     expect(result.endedBy).toBe('maxDepth');
     expect(result.interrupted).toBe(false);
     expect(team.planner.calls).toHaveLength(3);
+  });
+
+  it('keeps the best 2 nodes of a level active by default, so a level stays within 12 evaluations', async () => {
+    const scores = { 'S.a': { score: 5 }, 'S.b': { score: 9 }, 'S.c': { score: 7 } };
+    const threeStrategies: Record<string, string[]> = new Proxy(
+      {},
+      { get: (_, thought: string) => (thought === '' ? ['S.a', 'S.b', 'S.c'] : endless[thought]) },
+    );
+    const team = scriptedTeam(threeStrategies, { fallback: { score: 6 }, analyzer: scores, critic: scores });
+    const tot = new CoordinatedTreeOfThoughts({ models: team.models, maxDepth: 2 });
+
+    const result = await tot.run(task);
+
+    const status = Object.fromEntries(result.root.children.map((n) => [n.thought, n.status]));
+    expect(status).toEqual({ 'S.a': 'evaluated', 'S.b': 'active', 'S.c': 'active' });
+    expect(team.planner.calls.map((c) => thoughtOf(c))).toEqual(['', 'S.b', 'S.c']);
   });
 
   it('keeps only the best beamWidth nodes of a level active; the rest stay evaluated', async () => {

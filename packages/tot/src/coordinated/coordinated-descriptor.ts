@@ -1,6 +1,6 @@
 import { type Agent, ConfigError, type TopologyDescriptor, type WorstCase } from '@swarm/core';
 import { z } from 'zod';
-import { type RoleName, roleNames } from './coordinated-options.js';
+import { DEFAULT_BEAM_WIDTH, type RoleName, roleNames } from './coordinated-options.js';
 import { CoordinatedTreeOfThoughts } from './coordinated-tree-of-thoughts.js';
 import { MAX_NEXT_THOUGHTS } from './specialists.js';
 
@@ -47,7 +47,7 @@ export const coordinatedTreeOfThoughtsDescriptor: TopologyDescriptor<Coordinated
       const { roles } = assignRoles(agents);
       return coordinatedWorstCase({
         maxDepth: config.maxDepth ?? 5,
-        beamWidth: config.beamWidth,
+        beamWidth: config.beamWidth ?? DEFAULT_BEAM_WIDTH,
         initialThoughts: config.initialThoughts ?? 3,
         maxRepairs: config.maxRepairs ?? 1,
         researchCalls: roles.researcher && roles.researcher.tools.length > 0 ? roles.researcher.maxTurns : 0,

@@ -120,7 +120,8 @@ describe('CoordinatedTreeOfThoughts: the workflow', () => {
       },
     );
     const events: SwarmEvent[] = [];
-    const tot = new CoordinatedTreeOfThoughts({ models: team.models, maxDepth: 2 });
+    // No beam (the default keeps 2 nodes a level), so the Low node is expanded too.
+    const tot = new CoordinatedTreeOfThoughts({ models: team.models, maxDepth: 2, beamWidth: Infinity });
 
     const result = await tot.run(task, { onEvent: (e) => events.push(e) });
 

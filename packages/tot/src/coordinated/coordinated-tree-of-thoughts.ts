@@ -28,7 +28,7 @@ import { evaluate, plan, research, synthesize, thoughtsToGenerate } from './spec
  * The seed's multi-agent Tree of Thoughts: a coordinator grows a tree of thoughts with a Planner,
  * a Researcher, an Analyzer and a Critic, keeps exploring the paths no evaluator wants to stop,
  * and has a Synthesizer answer from the high-scoring thoughts of the whole tree. Every run is
- * bounded by `maxDepth`, an optional `beamWidth` and the run's budget.
+ * bounded by `maxDepth`, `beamWidth` (default 2) and the run's budget.
  */
 export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfThoughtsResult> {
   readonly type = 'CoordinatedTreeOfThoughts';
@@ -201,13 +201,13 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
 
   /**
    * Selection: an evaluated node an evaluator wants stopped becomes `terminatedEarly`; the others
-   * become `active` (the best `beamWidth` of them when set; the rest stay `evaluated`).
+   * become `active` (the best `beamWidth` of them; the rest stay `evaluated`).
    */
   #select(run: CoordinatedRun, nodes: CoordinatedThoughtNode[]): CoordinatedThoughtNode[] {
     const evaluated = nodes.filter((node) => node.status === 'evaluated');
     const continuing = evaluated.filter((node) => !node.terminationRecommended);
     const byScore = [...continuing].sort((a, b) => b.score! - a.score!);
-    const kept = new Set(byScore.slice(0, this.#options.beamWidth ?? byScore.length));
+    const kept = new Set(byScore.slice(0, this.#options.beamWidth));
     for (const node of evaluated) {
       if (node.terminationRecommended) node.status = 'terminatedEarly';
       else if (kept.has(node)) node.status = 'active';
