@@ -74,7 +74,6 @@ const SENSE_CACHE_SIZE = 10_000;
 
 interface Prepared {
   index: VectorIndex;
-  terms: TermIndex;
   calibration?: Calibration;
 }
 
@@ -90,6 +89,7 @@ export class AgentRouter {
   readonly embedder: CachedEmbedder;
   #build: { prepared: Promise<Prepared>; signal: AbortSignal | undefined } | undefined;
   #sense: SenseCheck | undefined;
+  #termIndex: TermIndex | undefined;
 
   constructor(entries: readonly RouterEntry[], embedder: CachedEmbedder) {
     this.entries = entries;
@@ -104,27 +104,22 @@ export class AgentRouter {
   ): Promise<RouterOutcome[]> {
     throwIfAborted(signal);
     const calibrate = settings.threshold === 'auto';
-    const prepared = await this.#prepared(signal, calibrate);
+    // Context agreement: an agent relevant by similarity alone, while the words it shares with the
+    // task were too weak for the keyword rule, must also be similar to the task without those words.
+    // Those remainders are embedded in the same call as the tasks.
+    const terms = this.#terms();
+    const matches = tasks.map((task) => terms.match(task));
+    // The tasks' embedding needs nothing of the agents' prompt vectors: on a first route both are
+    // embedded at once, so routing takes one embedding call's time, not two.
+    const [prepared, { senses, remainders, extra, vectors }] = await Promise.all([
+      this.#prepared(signal, calibrate),
+      this.#embedTasks(tasks, matches, settings, signal),
+    ]);
     if (calibrate && !prepared.calibration) {
       // Built for an explicit threshold first: only the reference texts are embedded now.
       prepared.calibration = this.#calibrate(prepared.index, await this.#embed([...referenceTexts], signal));
     }
-    // Context agreement: an agent relevant by similarity alone, while the words it shares with the
-    // task were too weak for the keyword rule, must also be similar to the task without those words.
-    // Those remainders are embedded in the same call as the tasks.
-    const matches = tasks.map((task) => prepared.terms.match(task));
-    const senses = settings.senseCheck
-      ? await this.#checkSense(tasks, matches, signal)
-      : tasks.map(() => new Map());
     throwIfAborted(signal);
-    const remainders = tasks.map((task, k) => {
-      const weak = new Map<number, string>();
-      for (const [i, match] of matches[k]!)
-        if (!match.relevant) weak.set(i, withoutWords(task, match.keywords));
-      return weak;
-    });
-    const extra = [...new Set(remainders.flatMap((weak) => [...weak.values()]))].filter((t) => t !== '');
-    const vectors = await this.#embed([...tasks, ...extra], signal);
     const byText = new Map(extra.map((text, j) => [text, vectors[tasks.length + j]!]));
     return tasks.map((task, k) =>
       this.#decide(
@@ -134,6 +129,29 @@ export class AgentRouter {
         settings,
       ),
     );
+  }
+
+  // The sense check (it may make keyword evidence weak), then the tasks and the remainders of their
+  // weak matches, embedded in one call.
+  async #embedTasks(
+    tasks: readonly string[],
+    matches: readonly Map<number, TermMatch>[],
+    settings: RouterSettings,
+    signal: AbortSignal | undefined,
+  ) {
+    const senses = settings.senseCheck
+      ? await this.#checkSense(tasks, matches, signal)
+      : tasks.map(() => new Map<number, Sense>());
+    throwIfAborted(signal);
+    const remainders = tasks.map((task, k) => {
+      const weak = new Map<number, string>();
+      for (const [i, match] of matches[k]!)
+        if (!match.relevant) weak.set(i, withoutWords(task, match.keywords));
+      return weak;
+    });
+    const extra = [...new Set(remainders.flatMap((weak) => [...weak.values()]))].filter((t) => t !== '');
+    const vectors = await this.#embed([...tasks, ...extra], signal);
+    return { senses, remainders, extra, vectors };
   }
 
   /**
@@ -212,6 +230,18 @@ export class AgentRouter {
     return this.#sense;
   }
 
+  // The agents' keywords, indexed once, on the first route (no embedding needed).
+  #terms(): TermIndex {
+    this.#termIndex ??= new TermIndex(
+      this.entries.map(({ agent }) => ({
+        keywords: agent.keywords,
+        given: agent.keywordsGiven,
+        text: agent.routingText,
+      })),
+    );
+    return this.#termIndex;
+  }
+
   /** Each agent's prompt vector, in entry order (embedded once, in one call). */
   async vectors(signal?: AbortSignal): Promise<Float32Array[]> {
     const { index } = await this.#prepared(signal, false);
@@ -259,16 +289,8 @@ export class AgentRouter {
       }
     }
     for (const vector of vectors.slice(0, prompts.length)) index.add(vector);
-    const terms = new TermIndex(
-      this.entries.map(({ agent }) => ({
-        keywords: agent.keywords,
-        given: agent.keywordsGiven,
-        text: agent.routingText,
-      })),
-    );
     return {
       index,
-      terms,
       ...(calibrate && { calibration: this.#calibrate(index, vectors.slice(prompts.length)) }),
     };
   }

@@ -236,6 +236,36 @@ describe('ForestSwarm.route', () => {
     await expect(kept).resolves.toMatchObject({ agent: 'Tax Expert' });
   });
 
+  it("embeds the agents' prompts and the first task at once: a first route waits for one embedding call, not two", async () => {
+    const local = countingEmbedder();
+    let inFlight = 0;
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    // Holds each call until a second one is in flight (or 2 s pass, as a sequential router would need).
+    const paired: Embedder = {
+      id: 'paired',
+      async embed(texts) {
+        most = Math.max(most, ++inFlight);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2_000);
+          waiting.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+          if (inFlight === 2) for (const release of waiting.splice(0)) release();
+        });
+        inFlight -= 1;
+        return local.embedder.embed(texts);
+      },
+    };
+    const forest = financialForest({ embedder: paired });
+    await expect(forest.route('Can I deduct my home office on my taxes?')).resolves.toMatchObject({
+      agent: 'Tax Expert',
+    });
+    expect(most).toBe(2);
+    expect(local.calls).toHaveLength(2);
+  });
+
   it('validates its options, naming the option and the accepted range', () => {
     expect(() => new ForestSwarm({ trees: [] })).toThrow(ConfigError);
     expect(() => financialForest({ threshold: 2 })).toThrow(/threshold must be a number from -1 to 1/);
