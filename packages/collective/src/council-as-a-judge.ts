@@ -5,6 +5,7 @@ import {
   ConfigError,
   concurrencyOption,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   type Member,
@@ -42,7 +43,7 @@ export interface CouncilInput {
 export type DimensionScore = z.output<typeof judgeSchema> | { error: string };
 
 /** Options of a CouncilAsAJudge: a model for the judges, or the judges themselves (one per dimension). */
-export interface CouncilAsAJudgeOptions {
+export interface CouncilAsAJudgeOptions extends GuardrailOptions {
   name?: string;
   /** Runs one built-in judge per dimension (and the aggregator, unless given). */
   model?: ModelLike;
@@ -118,6 +119,7 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
         : requireMember(owner, 'aggregator', options.aggregator);
     this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Judges a response to a question. A failing judge is reported in `scores`, not fatal. */

@@ -6,6 +6,7 @@ import {
   budgetStop,
   Conversation,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   isRunStop,
@@ -46,7 +47,7 @@ export interface DebateRound {
 }
 
 /** Options of a DebateWithJudge. */
-export interface DebateWithJudgeOptions {
+export interface DebateWithJudgeOptions extends GuardrailOptions {
   name?: string;
   /** Argues for the proposition (an Agent or a Topology). */
   pro: Member;
@@ -98,6 +99,7 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
     this.judge = requireAgent(owner, 'judge', judge!, 'the judge returns a structured verdict');
     this.maxLoops = integerOption(owner, 'maxLoops', options.maxLoops, 3, 1);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Debates `proposition` for at most `maxLoops` rounds and returns the judge's last synthesis. */

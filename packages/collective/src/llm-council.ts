@@ -5,6 +5,7 @@ import {
   type BudgetReason,
   concurrencyOption,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   isTopology,
@@ -40,7 +41,7 @@ export interface CouncilFailure {
 }
 
 /** Options of an LLMCouncil. */
-export interface LLMCouncilOptions {
+export interface LLMCouncilOptions extends GuardrailOptions {
   name?: string;
   /** At least three. Each answers; each Agent member also ranks the others' answers (a Topology member answers only). */
   members: Member[];
@@ -85,6 +86,7 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
     this.chairman = requireMember(owner, 'chairman', options.chairman);
     this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Answers, ranks, aggregates, and has the chairman write the final answer. */

@@ -5,6 +5,7 @@ import {
   ConfigError,
   concurrencyOption,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   isRunStop,
   type Member,
@@ -29,7 +30,7 @@ import { finishedOutputs } from './order-result.js';
 import { withTaskTimeout } from './task-timeout.js';
 
 /** Options of a HeavySwarm: a model and role data, or your own members; plus who asks and who synthesizes. */
-export interface HeavySwarmOptions {
+export interface HeavySwarmOptions extends GuardrailOptions {
   name?: string;
   /** Builds the role agents, and is the question writer and synthesizer unless those are given. */
   model?: ModelLike;
@@ -147,6 +148,7 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
     this.timeoutMs = timeoutOption(owner, 'timeoutMs', options.timeoutMs, 300_000);
     this.maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Runs the loops: questions, concurrent answers, synthesis. */

@@ -4,6 +4,7 @@ import {
   budgetStop,
   Conversation,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   isRunStop,
   type Member,
@@ -33,7 +34,7 @@ import { type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
 
 type SpecSchema = ReturnType<typeof swarmSpecSchema>;
 /** Options of a HierarchicalSwarm. */
-export interface HierarchicalSwarmOptions {
+export interface HierarchicalSwarmOptions extends GuardrailOptions {
   name?: string;
   /** Plans, gives orders and writes the final answer: an Agent, or a model. */
   director: HeadLike;
@@ -108,6 +109,7 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
     this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
     this.outputType = outputTypeOption(owner, options.outputType);
     this.#byName = new Map(this.agents.map((member) => [member.name, member]));
+    this.withGuardrails(options);
   }
 
   /** Runs the loops: plan, carry out the orders, optionally go again, then the director answers. */

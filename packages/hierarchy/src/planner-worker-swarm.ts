@@ -2,6 +2,7 @@ import {
   BaseTopology,
   budgetStop,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   isRunStop,
   type Member,
@@ -28,7 +29,7 @@ import { withTaskTimeout } from './task-timeout.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Options of a PlannerWorkerSwarm. */
-export interface PlannerWorkerSwarmOptions {
+export interface PlannerWorkerSwarmOptions extends GuardrailOptions {
   name?: string;
   /** Breaks the goal into prioritized tasks with dependencies: an Agent, or a model. */
   planner: HeadLike;
@@ -107,6 +108,7 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
     );
     this.maxTasks = integerOption(owner, 'maxTasks', options.maxTasks, 10, 1);
     this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Runs cycles of plan, work and judgement until the judge is satisfied or `maxLoops`, then synthesizes. */

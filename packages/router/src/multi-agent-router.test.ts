@@ -215,8 +215,9 @@ describe('MultiAgentRouter', () => {
 });
 
 topologyConformanceTests('MultiAgentRouter', {
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new MultiAgentRouter({
+      ...guardrails,
       agents: [new Agent({ name: 'a', model, tools }), new Agent({ name: 'b', model, tools })],
       model,
     }),

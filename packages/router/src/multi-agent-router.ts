@@ -2,6 +2,7 @@ import {
   BaseTopology,
   ConfigError,
   errorMessage,
+  type GuardrailOptions,
   generateObject,
   integerOption,
   interruptionFields,
@@ -25,7 +26,7 @@ import {
 import { z } from 'zod';
 
 /** Options of a MultiAgentRouter: the members it may hand tasks to, and the model that decides. */
-export interface MultiAgentRouterOptions {
+export interface MultiAgentRouterOptions extends GuardrailOptions {
   name?: string;
   agents: Member[];
   /** The model that picks members and writes their tasks. */
@@ -78,6 +79,7 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
     this.maxWorkers = optionalIntegerOption(owner, 'maxWorkers', options.maxWorkers);
     this.name = options.name ?? 'multi-agent-router';
     this.#instructions = options.instructions;
+    this.withGuardrails(options);
   }
 
   run(task: string, options: RunOptions = {}): Promise<MultiAgentRouterResult> {

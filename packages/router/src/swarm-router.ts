@@ -3,6 +3,7 @@ import {
   BaseTopology,
   ConfigError,
   Conversation,
+  type GuardrailOptions,
   integerOption,
   isTopology,
   type Model,
@@ -27,7 +28,7 @@ import { issuesOf, SwarmSpecError } from './spec-error.js';
 import { withRules } from './with-rules.js';
 
 /** Options of a SwarmRouter: the agents, the type to run (or `'auto'`), and the types it knows. */
-export interface SwarmRouterOptions {
+export interface SwarmRouterOptions extends GuardrailOptions {
   name?: string;
   agents: Agent[];
   /** A registered type, or `'auto'` to let a model choose per task. */
@@ -153,6 +154,7 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
       // A fixed type is built now, so that a bad config or agent count fails at construction.
       this.#topology(options.swarmType);
     }
+    this.withGuardrails(options);
   }
 
   /** The registered types, in the order they were given. */

@@ -2,6 +2,7 @@ import {
   booleanOption,
   ConfigError,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   type ModelLike,
   numberOption,
@@ -36,7 +37,7 @@ export interface ToTAgentOptions {
 }
 
 /** Constructor options of `TreeOfThoughts`: the seed's, in camelCase, with the seed's defaults. */
-export interface TreeOfThoughtsOptions<O extends OutputType = OutputType> {
+export interface TreeOfThoughtsOptions<O extends OutputType = OutputType> extends GuardrailOptions {
   /** Used in logs and the conversation, and as the prefix of internal agent names (default `'Tree-of-Thoughts-Agent'`). */
   name?: string;
   description?: string;
