@@ -110,7 +110,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       // 5. Answer from the best path: the solution, else the most promising partial path.
       const bestNode = solution ?? bestPartialNode(root);
       const solved = solution !== null;
-      const answer = await this.#answer(run, root, bestNode, solved);
+      const { answer, finalOutput } = await this.#answer(run, root, bestNode, solved);
       const steps = bestNode?.steps ?? [];
       const conversation = new Conversation();
       conversation.add('user', task);
@@ -126,6 +126,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         bestNode,
         root,
         nodesExpanded: run.expansions,
+        ...(finalOutput !== undefined && { finalOutput }),
         ...runTotals(run.ctx),
         interrupted: run.interruption !== undefined,
         ...(run.interruption && { interruptionReason: run.interruption.reason }),
@@ -260,18 +261,19 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
     root: ThoughtNode,
     bestNode: ThoughtNode | null,
     solved: boolean,
-  ): Promise<string> {
+  ): Promise<{ answer: string; finalOutput?: unknown }> {
     const writer = this.#options.answerStrategy;
     const steps = bestNode?.steps ?? [];
     if (writer === 'model') run.ctx.checkBudget();
     try {
       return writer === 'model'
         ? await modelAnswer(run, steps, solved)
-        : await functionAnswer(writer, run, steps, solved);
+        : { answer: await functionAnswer(writer, run, steps, solved) };
     } catch (error) {
       if (isRunStop(error)) throw error;
       run.warn('answer', bestNode ?? root, error);
-      if (solved && bestNode) return bestNode.content;
+      // A typed answer has no stand-in: a solution's step is not the object.
+      if (solved && bestNode && !this.#options.answerSchema) return { answer: bestNode.content };
       throw new NoAnswerError(run.task, root, error);
     }
   }
