@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentResult } from '../agent.js';
 import { nonEmptyAnswer } from '../empty-answer.js';
-import { isAbort } from '../errors.js';
+import { isAbort, isPause, RunPausedError } from '../errors.js';
 import type { GuardrailOptions } from '../guardrail.js';
 import { runMember } from '../member.js';
 import { RunContext, type RunOptions } from '../run-context.js';
@@ -28,7 +28,8 @@ type Flaw =
   | 'passes-empty'
   | 'own-totals'
   | 'drops-attachments'
-  | 'ignores-constructor-guardrails';
+  | 'ignores-constructor-guardrails'
+  | 'pause-without-totals';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
@@ -74,6 +75,12 @@ class Relay extends BaseTopology {
         usage: { ...context.usage },
         llmCalls: context.llmCalls,
       }));
+    }
+    if (this.flaw === 'pause-without-totals') {
+      // Rethrows the pause as a new one, dropping the totals the run put on it.
+      return runTopology(this, { task }, options, (c) => this.#body(task, c)).catch((error: unknown) => {
+        throw isPause(error) ? new RunPausedError(error.pending) : error;
+      });
     }
     return runTopology(this, { task }, options, (context) => this.#body(task, context));
   }
@@ -180,6 +187,12 @@ describe('topologyConformance catches a broken topology', () => {
   it('fails a topology that takes guardrails in its constructor and never applies them', async () => {
     expect(await failures('ignores-constructor-guardrails')).toEqual([
       "guardrails given to the topology's constructor trip on its input and on its output",
+    ]);
+  });
+
+  it("fails a topology whose pause does not carry the run's totals", async () => {
+    expect(await failures('pause-without-totals')).toEqual([
+      'a member whose tool needs approval pauses the whole run, and approving resumes it to the same answer',
     ]);
   });
 
