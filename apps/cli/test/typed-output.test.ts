@@ -8,11 +8,17 @@ let server: MockProviderServer;
 beforeAll(async () => {
   // Asked for JSON (OpenAI's response_format), the model gives the brief; otherwise it cooperates.
   server = await mockProviderServer({
-    handler: cooperativeModel((request) =>
-      request.body.response_format
-        ? { text: '{"title":"Bike lanes","points":["They cut crashes."]}' }
-        : undefined,
-    ),
+    handler: cooperativeModel((request) => {
+      if (request.body.response_format)
+        return { text: '{"title":"Bike lanes","points":["They cut crashes."]}' };
+      const choice = request.body.tool_choice as { function?: { name?: string } } | undefined;
+      if (choice?.function?.name === 'final_output') {
+        return {
+          toolCalls: [{ name: 'final_output', arguments: { title: 'Swarm brief', points: ['Typed.'] } }],
+        };
+      }
+      return undefined;
+    }),
   });
 });
 afterAll(() => server.close());
@@ -32,5 +38,18 @@ describe('swarm run with a typed answer', () => {
       (r) => (r.body.response_format as { json_schema?: { strict: boolean } })?.json_schema,
     );
     expect(formats).toEqual([undefined, expect.objectContaining({ name: 'final_output', strict: true })]);
+  });
+
+  it("prints the swarm's typed answer from a spec's topology-level outputType with --json", async () => {
+    const ran = await swarm(['run', join(testSpecsDir, 'typed-swarm.yaml'), '--json'], {
+      SWARM_MODEL: 'openai:mock-model',
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: server.openaiBaseURL,
+    });
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    const result = JSON.parse(ran.stdout) as { finalOutput: unknown; output: string };
+    expect(result.finalOutput).toEqual({ title: 'Swarm brief', points: ['Typed.'] });
+    expect(JSON.parse(result.output)).toEqual(result.finalOutput);
   });
 });

@@ -5,6 +5,7 @@ import {
   ConfigError,
   concurrencyOption,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   type Member,
@@ -24,7 +25,7 @@ import {
 import { z } from 'zod';
 import { type Dimension, resolveDimensions } from './dimensions.js';
 import { noAnswer, writeUnlessStopped } from './member-outcomes.js';
-import { requireAgent, requireMember } from './options.js';
+import { headOutputType, requireAgent, requireMember } from './options.js';
 
 /** What each judge returns for its dimension (a forced, validated function call). */
 export const judgeSchema = z.object({
@@ -42,7 +43,7 @@ export interface CouncilInput {
 export type DimensionScore = z.output<typeof judgeSchema> | { error: string };
 
 /** Options of a CouncilAsAJudge: a model for the judges, or the judges themselves (one per dimension). */
-export interface CouncilAsAJudgeOptions {
+export interface CouncilAsAJudgeOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** Runs one built-in judge per dimension (and the aggregator, unless given). */
   model?: ModelLike;
@@ -56,10 +57,14 @@ export interface CouncilAsAJudgeOptions {
   maxWorkers?: number;
   /** Validation failures sent back to a judge before its judgement counts as failed (default 2). */
   maxRepairs?: number;
+  /** The aggregator's report as a validated object of this `z.object(...)` (`result.finalOutput`); the aggregator must be an Agent. */
+  outputType?: z.ZodType<TOutput>;
 }
 
 /** What a CouncilAsAJudge run returns. */
-export interface CouncilAsAJudgeResult extends TopologyResult {
+export interface CouncilAsAJudgeResult<TOutput = string> extends TopologyResult {
+  /** With `outputType`: the report as that object (absent when the budget stopped the run before it). */
+  finalOutput?: TOutput;
   /** Every dimension's score and rationale (or error), in the order of the dimensions. */
   scores: Record<string, DimensionScore>;
   interrupted: boolean;
@@ -75,7 +80,7 @@ const aggregatorInstructions =
  * A council of judges evaluates a response: one judge per dimension scores it from 0 to 10 with a
  * rationale, all at once; an aggregator writes the report (seed 001's CouncilAsAJudge).
  */
-export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
+export class CouncilAsAJudge<TOutput = string> extends BaseTopology<CouncilAsAJudgeResult<TOutput>> {
   readonly type = 'CouncilAsAJudge';
   readonly name: string;
   readonly dimensions: readonly Dimension[];
@@ -83,8 +88,9 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
   readonly aggregator: Member;
   readonly #maxWorkers: number;
   readonly #maxRepairs: number;
+  readonly #outputType: z.ZodObject | undefined;
 
-  constructor(options: CouncilAsAJudgeOptions) {
+  constructor(options: CouncilAsAJudgeOptions<TOutput>) {
     super();
     const owner = 'CouncilAsAJudge';
     this.name = options.name ?? 'council-as-a-judge';
@@ -118,26 +124,34 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
         : requireMember(owner, 'aggregator', options.aggregator);
     this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.#outputType = headOutputType(owner, 'aggregator', options.outputType, this.aggregator);
+    this.withGuardrails(options);
   }
 
   /** Judges a response to a question. A failing judge is reported in `scores`, not fatal. */
-  run(input: CouncilInput, options?: RunOptions): Promise<CouncilAsAJudgeResult>;
+  run(input: CouncilInput, options?: RunOptions): Promise<CouncilAsAJudgeResult<TOutput>>;
   /** Judges one text holding both the question and the response (the `Topology` form). */
-  run(task: string, options?: RunOptions): Promise<CouncilAsAJudgeResult>;
-  run(input: string | CouncilInput, options: RunOptions = {}): Promise<CouncilAsAJudgeResult> {
+  run(task: string, options?: RunOptions): Promise<CouncilAsAJudgeResult<TOutput>>;
+  run(input: string | CouncilInput, options: RunOptions = {}): Promise<CouncilAsAJudgeResult<TOutput>> {
     return this.#evaluate(input, options);
   }
 
   /** Streams a run's events; takes `{ question, response }` or one text, like `run`. */
-  override stream(input: CouncilInput, options?: RunOptions): RunStream<CouncilAsAJudgeResult>;
-  override stream(task: string, options?: RunOptions): RunStream<CouncilAsAJudgeResult>;
-  override stream(input: string | CouncilInput, options: RunOptions = {}): RunStream<CouncilAsAJudgeResult> {
+  override stream(input: CouncilInput, options?: RunOptions): RunStream<CouncilAsAJudgeResult<TOutput>>;
+  override stream(task: string, options?: RunOptions): RunStream<CouncilAsAJudgeResult<TOutput>>;
+  override stream(
+    input: string | CouncilInput,
+    options: RunOptions = {},
+  ): RunStream<CouncilAsAJudgeResult<TOutput>> {
     return runStream((o) => this.#evaluate(input, o), options);
   }
 
-  async #evaluate(input: string | CouncilInput, options: RunOptions): Promise<CouncilAsAJudgeResult> {
+  async #evaluate(
+    input: string | CouncilInput,
+    options: RunOptions,
+  ): Promise<CouncilAsAJudgeResult<TOutput>> {
     const exchange = describeExchange(input);
-    return runTopology<CouncilAsAJudgeResult>(this, { task: exchange }, options, async (context) => {
+    return runTopology<CouncilAsAJudgeResult<TOutput>>(this, { task: exchange }, options, async (context) => {
       // 1. Judge: one judge per dimension, all at once.
       const settled = await mapSettled(
         this.dimensions,
@@ -160,17 +174,23 @@ export class CouncilAsAJudge extends BaseTopology<CouncilAsAJudgeResult> {
       }
 
       // 2. Report: the aggregator writes it; after a budget stop, the scores are the report.
+      let finalOutput: TOutput | undefined;
+      const outputType = this.#outputType;
       const report = await writeUnlessStopped(stop, listScores(scores), () =>
-        nonEmptyAnswer(memberName(this.aggregator), context, () =>
-          runMember(
+        nonEmptyAnswer(memberName(this.aggregator), context, async () => {
+          const answered = await runMember(
             this.aggregator,
             `${exchange}\n\nThe council's scores (0-10):\n${listScores(scores)}`,
             context,
-          ),
-        ),
+            outputType ? { outputType } : {},
+          );
+          if (outputType) finalOutput = answered.finalOutput as TOutput;
+          return answered;
+        }),
       );
       return {
         output: report.output,
+        ...(finalOutput !== undefined && { finalOutput }),
         scores,
         interrupted: false,
         ...interruptionFields(report.stop?.reason),

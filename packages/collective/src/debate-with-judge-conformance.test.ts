@@ -4,8 +4,9 @@ import { DebateWithJudge } from './debate-with-judge.js';
 
 topologyConformanceTests('DebateWithJudge', {
   task: 'Remote work is better than office work.',
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new DebateWithJudge({
+      ...guardrails,
       pro: new Agent({ name: 'pro', model, tools }),
       con: new Agent({ name: 'con', model, tools }),
       judge: new Agent({ name: 'judge', model }),

@@ -6,6 +6,7 @@ import {
   budgetStop,
   Conversation,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   isRunStop,
@@ -19,6 +20,7 @@ import {
   runTopology,
   type TopologyResult,
   validateMembers,
+  validateOutputType,
 } from '@swarm/core';
 import { z } from 'zod';
 import { failure, type MemberAnswer, type MemberFailure, noAnswer } from './member-outcomes.js';
@@ -46,7 +48,7 @@ export interface DebateRound {
 }
 
 /** Options of a DebateWithJudge. */
-export interface DebateWithJudgeOptions {
+export interface DebateWithJudgeOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** Argues for the proposition (an Agent or a Topology). */
   pro: Member;
@@ -58,12 +60,22 @@ export interface DebateWithJudgeOptions {
   maxLoops?: number;
   /** Validation failures sent back to the judge before its verdict counts as failed (default 2). */
   maxRepairs?: number;
+  /**
+   * The verdict's synthesis as a validated object of this `z.object(...)` (`result.finalOutput`):
+   * the judge gives it in place of the prose synthesis, and `verdict.synthesis` holds its JSON.
+   */
+  outputType?: z.ZodType<TOutput>;
 }
 
+// A round's verdict (a typed synthesis as its JSON) and, with outputType, the synthesis object; or why there is none.
+type JudgeOutcome = { winner: Verdict['winner']; verdict: Verdict; typed?: unknown } | { error: string };
+
 /** What a DebateWithJudge run returns. */
-export interface DebateWithJudgeResult extends TopologyResult {
-  /** The synthesis of the last verdict. */
+export interface DebateWithJudgeResult<TOutput = string> extends TopologyResult {
+  /** The synthesis of the last verdict (its JSON with `outputType`). */
   output: string;
+  /** With `outputType`: the last verdict's synthesis as that object. */
+  finalOutput?: TOutput;
   /** The last verdict given. */
   verdict: Verdict;
   rounds: DebateRound[];
@@ -76,7 +88,7 @@ export interface DebateWithJudgeResult extends TopologyResult {
  * Pro and con argue over a fixed proposition, round after round; after each round the judge
  * gives a verdict, and stops the debate early once it has converged (seed 001's DebateWithJudge).
  */
-export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
+export class DebateWithJudge<TOutput = string> extends BaseTopology<DebateWithJudgeResult<TOutput>> {
   readonly type = 'DebateWithJudge';
   readonly name: string;
   readonly pro: Member;
@@ -84,8 +96,10 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
   readonly judge: Agent;
   readonly maxLoops: number;
   readonly #maxRepairs: number;
+  // The judge's verdict schema: with outputType, its synthesis is the typed answer.
+  readonly #verdictSchema: z.ZodObject;
 
-  constructor(options: DebateWithJudgeOptions) {
+  constructor(options: DebateWithJudgeOptions<TOutput>) {
     super();
     const owner = 'DebateWithJudge';
     this.name = options.name ?? 'debate-with-judge';
@@ -97,67 +111,84 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
     this.con = con!;
     this.judge = requireAgent(owner, 'judge', judge!, 'the judge returns a structured verdict');
     this.maxLoops = integerOption(owner, 'maxLoops', options.maxLoops, 3, 1);
+    const outputType = validateOutputType(options.outputType, owner);
+    this.#verdictSchema = outputType
+      ? verdictSchema.extend({
+          synthesis: outputType.describe('The best answer on the proposition, drawing on both sides.'),
+        })
+      : verdictSchema;
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Debates `proposition` for at most `maxLoops` rounds and returns the judge's last synthesis. */
-  run(proposition: string, options: RunOptions = {}): Promise<DebateWithJudgeResult> {
-    return runTopology<DebateWithJudgeResult>(this, { task: proposition }, options, async (context) => {
-      const debate = new Conversation();
-      debate.add('user', `Proposition: ${proposition}`);
-      const rounds: DebateRound[] = [];
-      let verdict: Verdict | undefined;
-      let endedBy: DebateWithJudgeResult['endedBy'] = 'maxLoops';
-      let stop: BudgetExceededError | undefined;
+  run(proposition: string, options: RunOptions = {}): Promise<DebateWithJudgeResult<TOutput>> {
+    return runTopology<DebateWithJudgeResult<TOutput>>(
+      this,
+      { task: proposition },
+      options,
+      async (context) => {
+        const debate = new Conversation();
+        debate.add('user', `Proposition: ${proposition}`);
+        const rounds: DebateRound[] = [];
+        let verdict: Verdict | undefined;
+        let finalOutput: TOutput | undefined;
+        let endedBy: DebateWithJudgeResult<TOutput>['endedBy'] = 'maxLoops';
+        let stop: BudgetExceededError | undefined;
 
-      for (let loop = 1; loop <= this.maxLoops; loop++) {
-        // 1. Pro argues, then con answers it. 2. The judge weighs the whole debate so far.
-        // A budget stop partway keeps what the round has: the parts not reached say why.
-        const round: Partial<DebateRound> = {};
-        try {
-          round.pro = await this.#argue(this.pro, 'for', debate, context);
-          round.con = await this.#argue(this.con, 'against', debate, context);
-          round.verdict = await this.#judge(debate, context);
-        } catch (error) {
-          if (!budgetStop(error)) throw error;
-          stop = error as BudgetExceededError;
-          endedBy = 'budget';
-          if (round.pro) {
-            const why = `not reached: ${errorMessage(stop)}`;
-            rounds.push({
-              pro: round.pro,
-              con: round.con ?? { agent: memberName(this.con), error: why },
-              verdict: { error: why },
-            });
-          }
-          break;
-        }
-        const judged = round.verdict;
-        rounds.push({ pro: round.pro, con: round.con, verdict: judged });
-        context.emit({ type: 'debate.verdict', round: loop, verdict: judged });
-        if ('winner' in judged) {
-          verdict = judged;
-          debate.add('assistant', `Verdict: ${judged.winner}. ${judged.synthesis}`, this.judge.name);
-          // 3. Converged: nothing new is being said; stop early.
-          if (judged.converged) {
-            endedBy = 'converged';
+        for (let loop = 1; loop <= this.maxLoops; loop++) {
+          // 1. Pro argues, then con answers it. 2. The judge weighs the whole debate so far.
+          // A budget stop partway keeps what the round has: the parts not reached say why.
+          const round: Partial<DebateRound> = {};
+          let judged: JudgeOutcome;
+          try {
+            round.pro = await this.#argue(this.pro, 'for', debate, context);
+            round.con = await this.#argue(this.con, 'against', debate, context);
+            judged = await this.#judge(debate, context);
+          } catch (error) {
+            if (!budgetStop(error)) throw error;
+            stop = error as BudgetExceededError;
+            endedBy = 'budget';
+            if (round.pro) {
+              const why = `not reached: ${errorMessage(stop)}`;
+              rounds.push({
+                pro: round.pro,
+                con: round.con ?? { agent: memberName(this.con), error: why },
+                verdict: { error: why },
+              });
+            }
             break;
           }
+          const given = 'winner' in judged ? judged.verdict : judged;
+          rounds.push({ pro: round.pro, con: round.con, verdict: given });
+          context.emit({ type: 'debate.verdict', round: loop, verdict: given });
+          if ('winner' in judged) {
+            const current = judged.verdict;
+            verdict = current;
+            finalOutput = judged.typed as TOutput | undefined;
+            debate.add('assistant', `Verdict: ${current.winner}. ${current.synthesis}`, this.judge.name);
+            // 3. Converged: nothing new is being said; stop early.
+            if (current.converged) {
+              endedBy = 'converged';
+              break;
+            }
+          }
         }
-      }
-      if (!verdict) {
-        if (stop) throw stop;
-        throw noAnswer('DebateWithJudge: the judge gave no valid verdict in any round.');
-      }
-      return {
-        output: verdict.synthesis,
-        verdict,
-        rounds,
-        endedBy,
-        interrupted: false,
-        ...interruptionFields(stop?.reason),
-      };
-    });
+        if (!verdict) {
+          if (stop) throw stop;
+          throw noAnswer('DebateWithJudge: the judge gave no valid verdict in any round.');
+        }
+        return {
+          output: verdict.synthesis,
+          ...(finalOutput !== undefined && { finalOutput }),
+          verdict,
+          rounds,
+          endedBy,
+          interrupted: false,
+          ...interruptionFields(stop?.reason),
+        };
+      },
+    );
   }
 
   // One side's argument; its failure is recorded and the debate goes on. Budget and abort stop it.
@@ -185,7 +216,8 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
     }
   }
 
-  async #judge(debate: Conversation, context: RunContext): Promise<Verdict | { error: string }> {
+  // The verdict (a typed synthesis as its JSON) and, with outputType, the synthesis object itself.
+  async #judge(debate: Conversation, context: RunContext): Promise<JudgeOutcome> {
     const input: Message[] = [
       ...debate.toMessages(this.judge.name),
       {
@@ -195,16 +227,19 @@ export class DebateWithJudge extends BaseTopology<DebateWithJudgeResult> {
     ];
     try {
       // The synthesis is the run's answer: a verdict without one is asked for once more.
-      const { verdict } = await nonEmptyAnswer(this.judge.name, context, async () => {
-        const { object } = await this.judge.generateObject(verdictSchema, input, {
+      return await nonEmptyAnswer(this.judge.name, context, async () => {
+        const { object } = await this.judge.generateObject(this.#verdictSchema, input, {
           context,
           name: 'verdict',
           description: 'Give your verdict on the debate so far.',
           maxRepairs: this.#maxRepairs,
         });
-        return { output: object.synthesis, verdict: object };
+        const given = object as Omit<Verdict, 'synthesis'> & { synthesis: unknown };
+        const typed = typeof given.synthesis === 'string' ? undefined : given.synthesis;
+        const synthesis = typed === undefined ? (given.synthesis as string) : JSON.stringify(typed);
+        const verdict: Verdict = { ...given, synthesis };
+        return { output: synthesis, winner: verdict.winner, verdict, ...(typed !== undefined && { typed }) };
       });
-      return verdict;
     } catch (error) {
       if (isRunStop(error)) throw error;
       return { error: errorMessage(error) };

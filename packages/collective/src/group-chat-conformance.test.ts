@@ -22,8 +22,9 @@ const eagerBids = () =>
 
 topologyConformanceTests('GroupChat', {
   model: eagerBids,
-  create: (model) =>
+  create: (model, { guardrails }) =>
     new GroupChat({
+      ...guardrails,
       agents: ['ada', 'bob', 'cyrus'].map((name) => new Agent({ name, model })),
       maxMessages: 3,
     }),
@@ -35,8 +36,9 @@ topologyConformanceTests('GroupChat', {
 
 topologyConformanceTests("GroupChat with 'intent' bidding", {
   model: eagerBids,
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new GroupChat({
+      ...guardrails,
       agents: ['ada', 'bob', 'cyrus'].map((name) => new Agent({ name, model, tools })),
       bidding: 'intent',
       maxMessages: 3,

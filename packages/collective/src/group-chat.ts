@@ -8,6 +8,7 @@ import {
   Conversation,
   concurrencyOption,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   isAbort,
@@ -52,7 +53,7 @@ export type Bidding = 'full' | 'intent';
 export type PromptBias = 'engage' | 'neutral' | 'reserved';
 
 /** Options of a GroupChat. */
-export interface GroupChatOptions {
+export interface GroupChatOptions extends GuardrailOptions {
   name?: string;
   /** The participants, at least two; Agents only (a bid is a forced function call). */
   agents: Member[];
@@ -151,6 +152,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
     );
     this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Runs rounds of bidding until no bid clears the threshold, `maxMessages` are posted, or the budget is spent. */

@@ -13,8 +13,9 @@ topologyConformanceTests('LLMCouncil', {
         return { text: '', toolCalls: [{ name: 'rank', arguments: { ranking: offeredIds(request) } }] };
       },
     }),
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new LLMCouncil({
+      ...guardrails,
       members: ['ada', 'bob', 'cy'].map((name) => new Agent({ name, model, tools })),
       chairman: new Agent({ name: 'chair', model }),
     }),

@@ -5,6 +5,7 @@ import {
   type BudgetReason,
   concurrencyOption,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   isTopology,
@@ -22,7 +23,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { describeFailures, noAnswer, writeUnlessStopped } from './member-outcomes.js';
-import { requireMember } from './options.js';
+import { headOutputType, requireMember } from './options.js';
 import { type AggregateRank, anonymousIds, meanRank, type Ranking } from './rank-aggregation.js';
 
 /** A member's answer and the anonymous id the other members and the chairman know it by. */
@@ -40,7 +41,7 @@ export interface CouncilFailure {
 }
 
 /** Options of an LLMCouncil. */
-export interface LLMCouncilOptions {
+export interface LLMCouncilOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** At least three. Each answers; each Agent member also ranks the others' answers (a Topology member answers only). */
   members: Member[];
@@ -50,10 +51,14 @@ export interface LLMCouncilOptions {
   maxWorkers?: number;
   /** Validation failures sent back to a ranker before its ranking counts as failed (default 2). */
   maxRepairs?: number;
+  /** The chairman's answer as a validated object of this `z.object(...)` (`result.finalOutput`); the chairman must be an Agent. */
+  outputType?: z.ZodType<TOutput>;
 }
 
 /** What an LLMCouncil run returns. */
-export interface LLMCouncilResult extends TopologyResult {
+export interface LLMCouncilResult<TOutput = string> extends TopologyResult {
+  /** With `outputType`: the chairman's answer as that object (absent when the budget stopped the run before it). */
+  finalOutput?: TOutput;
   /** Every answer, in member input order. */
   answers: CouncilAnswer[];
   /** Every ranking given, in member input order, best first. */
@@ -69,15 +74,16 @@ export interface LLMCouncilResult extends TopologyResult {
  * Members answer a task; each ranks the others' anonymized answers (never its own); the ranks are
  * aggregated by mean rank; a chairman who sees only anonymous ids writes the final answer.
  */
-export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
+export class LLMCouncil<TOutput = string> extends BaseTopology<LLMCouncilResult<TOutput>> {
   readonly type = 'LLMCouncil';
   readonly name: string;
   readonly members: readonly Member[];
   readonly chairman: Member;
   readonly #maxWorkers: number;
   readonly #maxRepairs: number;
+  readonly #outputType: z.ZodObject | undefined;
 
-  constructor(options: LLMCouncilOptions) {
+  constructor(options: LLMCouncilOptions<TOutput>) {
     super();
     const owner = 'LLMCouncil';
     this.name = options.name ?? 'llm-council';
@@ -85,11 +91,13 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
     this.chairman = requireMember(owner, 'chairman', options.chairman);
     this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.#outputType = headOutputType(owner, 'chairman', options.outputType, this.chairman);
+    this.withGuardrails(options);
   }
 
   /** Answers, ranks, aggregates, and has the chairman write the final answer. */
-  run(task: string, options: RunOptions = {}): Promise<LLMCouncilResult> {
-    return runTopology<LLMCouncilResult>(this, { task }, options, async (context) => {
+  run(task: string, options: RunOptions = {}): Promise<LLMCouncilResult<TOutput>> {
+    return runTopology<LLMCouncilResult<TOutput>>(this, { task }, options, async (context) => {
       const failures: CouncilFailure[] = [];
       const concurrency = { concurrency: this.#maxWorkers, signal: context.signal };
 
@@ -129,13 +137,19 @@ export class LLMCouncil extends BaseTopology<LLMCouncilResult> {
       const best = answers.find((a) => a.id === aggregate[0]!.id)!;
 
       // 4. Chair: the chairman writes the final answer from anonymous answers and the ranking.
+      let finalOutput: TOutput | undefined;
+      const outputType = this.#outputType;
       const final = await writeUnlessStopped(stop, best.output, () =>
-        nonEmptyAnswer(memberName(this.chairman), context, () =>
-          runMember(this.chairman, chairInput(task, answers, aggregate), context),
-        ),
+        nonEmptyAnswer(memberName(this.chairman), context, async () => {
+          const input = chairInput(task, answers, aggregate);
+          const answered = await runMember(this.chairman, input, context, outputType ? { outputType } : {});
+          if (outputType) finalOutput = answered.finalOutput as TOutput;
+          return answered;
+        }),
       );
       return {
         output: final.output,
+        ...(finalOutput !== undefined && { finalOutput }),
         answers,
         rankings,
         aggregate,

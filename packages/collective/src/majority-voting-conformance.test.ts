@@ -3,8 +3,9 @@ import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { MajorityVoting } from './majority-voting.js';
 
 topologyConformanceTests('MajorityVoting', {
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new MajorityVoting({
+      ...guardrails,
       agents: [
         new Agent({ name: 'a', model, tools }),
         new Agent({ name: 'b', model, tools }),

@@ -4,6 +4,7 @@ import {
   type BudgetReason,
   ConfigError,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   isTopology,
@@ -60,7 +61,7 @@ export interface ConsensusRound {
 }
 
 /** Options of a MajorityVoting. */
-export interface MajorityVotingOptions {
+export interface MajorityVotingOptions extends GuardrailOptions {
   name?: string;
   /** `'tally'` (default): structured votes, counted. `'consensus'`: free-text answers, weighed by the consensus agent. */
   mode?: VotingMode;
@@ -142,6 +143,7 @@ export class MajorityVoting extends BaseTopology<MajorityVotingResult> {
     this.#normalize = options.normalize ?? normalizeAnswer;
     this.#maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.#maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.withGuardrails(options);
   }
 
   /** Collects the votes concurrently, counts them, and (with a consensus agent) writes the final text. */

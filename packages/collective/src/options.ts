@@ -1,4 +1,13 @@
-import { type Agent, ConfigError, isMember, isTopology, type Member, memberName } from '@swarm/core';
+import {
+  type Agent,
+  ConfigError,
+  isMember,
+  isTopology,
+  type Member,
+  memberName,
+  validateOutputType,
+} from '@swarm/core';
+import type { z } from 'zod';
 
 /**
  * Checks that a member who must make structured decisions (forced function calls) is an Agent:
@@ -23,4 +32,23 @@ export function requireMember(owner: string, option: string, member: unknown): M
 /** The most model calls one `agent.run` can make: one without tools, `maxTurns` with them. */
 export function agentRunCalls(agent: Agent<unknown>): number {
   return agent.tools.length > 0 ? agent.maxTurns : 1;
+}
+
+/**
+ * Checks the `outputType` of a topology whose answer is `head`'s (a `z.object(...)`): the head must
+ * be an Agent, since a Topology member types its answer itself (give it its own outputType).
+ */
+export function headOutputType(
+  owner: string,
+  option: string,
+  outputType: unknown,
+  head: Member,
+): z.ZodObject | undefined {
+  const schema = validateOutputType(outputType, owner);
+  if (schema && isTopology(head)) {
+    throw new ConfigError(
+      `${owner}: outputType types the ${option}'s answer, but "${head.name}" is a ${head.type}: make the ${option} an Agent.`,
+    );
+  }
+  return schema;
 }

@@ -7,11 +7,12 @@ import type { SwarmEvent } from './events.js';
 import { memoryJournal, waitingApprovals } from './journal.js';
 import { respond, ScriptedModel } from './testing/scripted-model.js';
 import { tool } from './tool.js';
-import type { ModelRequest, ToolCall } from './types.js';
+import type { ModelRequest, ToolCall, Usage } from './types.js';
 
 // A refund desk's model: asks for the refunds it is told to, once, then reports the tool results.
-function deskModel(calls: Omit<ToolCall, 'id'>[]): ScriptedModel {
+function deskModel(calls: Omit<ToolCall, 'id'>[], usage?: Partial<Usage>): ScriptedModel {
   return new ScriptedModel([], {
+    ...(usage && { usage }),
     fallback: respond((request: ModelRequest) => {
       const results = request.messages.filter((m) => m.role === 'tool');
       if (results.length > 0) return `Done: ${results.map((m) => m.content).join(' | ')}`;
@@ -198,6 +199,26 @@ describe('a tool that needs approval', () => {
     const result = await build().run('Two refunds', { journal, runId: 'nested', approvals });
     expect(executed).toEqual([10, 10]);
     expect(result.output).toBe('Done: Done: refunded 10 | Done: refunded 10 | order C is paid');
+  });
+
+  it("carries the run's totals so far, the nested runs' calls included, as a result does", async () => {
+    const { refund } = refundTool();
+    const billingModel = deskModel([{ name: 'refund', arguments: { amount: 10 } }], {
+      inputTokens: 100,
+      outputTokens: 7,
+    });
+    const triageModel = deskModel([{ name: 'billing', arguments: { task: 'refund order A' } }], {
+      inputTokens: 20,
+      outputTokens: 3,
+    });
+    const billing = new Agent({ name: 'billing', model: billingModel, tools: [refund] });
+    const triage = new Agent({ name: 'triage', model: triageModel, tools: [asTool(billing)] });
+    const pause = await paused(triage.run('One refund', { journal: memoryJournal(), runId: 'totals' }));
+    expect(triageModel.calls.length + billingModel.calls.length).toBe(2);
+    expect(pause.llmCalls).toBe(2);
+    expect(pause.liveCalls).toBe(2);
+    expect(pause.replayedCalls).toBe(0);
+    expect(pause.usage).toMatchObject({ inputTokens: 120, outputTokens: 10, totalTokens: 130 });
   });
 
   it('pauses a run without a journal too, saying how to make it resumable', async () => {

@@ -1,5 +1,7 @@
 import type { PendingApproval } from './approval.js';
 import { redactSecrets } from './redact-secrets.js';
+import type { Usage } from './types.js';
+import { emptyUsage } from './usage.js';
 
 const marker = Symbol.for('@swarm/core/error');
 
@@ -167,7 +169,16 @@ export class RunPausedError extends SwarmError {
   /** Every call that waits for a decision, from every branch of the run (plain, serializable data). */
   readonly pending: PendingApproval[];
 
-  constructor(pending: readonly PendingApproval[], options?: { cause?: unknown }) {
+  /** What the run had used when it paused, nested runs included, as a result's `usage` reports it. */
+  readonly usage: Usage;
+  /** The model calls the run made before it paused, nested runs included (as a result's `llmCalls`). */
+  readonly llmCalls: number;
+  /** Of `llmCalls`, how many were answered from the journal. */
+  readonly replayedCalls: number;
+  /** Of `llmCalls`, how many went to a model: what this attempt cost. */
+  readonly liveCalls: number;
+
+  constructor(pending: readonly PendingApproval[], options?: { cause?: unknown; totals?: RunTotals }) {
     const list = pending.map((p) => `${p.tool} (${p.agent}, id ${p.id})`).join(', ');
     super(
       'RUN_PAUSED',
@@ -177,6 +188,16 @@ export class RunPausedError extends SwarmError {
     this.name = 'RunPausedError';
     this.runId = pending[0]?.runId ?? '';
     this.pending = [...pending];
+    const totals = options?.totals;
+    this.usage = totals ? { ...totals.usage } : emptyUsage();
+    this.llmCalls = totals?.llmCalls ?? 0;
+    this.replayedCalls = totals?.replayedCalls ?? 0;
+    this.liveCalls = totals?.liveCalls ?? 0;
+  }
+
+  /** The same pause with the totals of the run that ends with it (set where the run closes). */
+  withTotals(totals: RunTotals): RunPausedError {
+    return new RunPausedError(this.pending, { cause: this.cause, totals });
   }
 
   /** One pause listing every call the given pauses wait for (each once), in the order given. */
@@ -186,6 +207,14 @@ export class RunPausedError extends SwarmError {
     for (const pause of pauses) for (const p of pause.pending) if (!byId.has(p.id)) byId.set(p.id, p);
     return new RunPausedError([...byId.values()]);
   }
+}
+
+/** A run's totals so far, nested runs included: what a result and a pause report. */
+export interface RunTotals {
+  usage: Usage;
+  llmCalls: number;
+  replayedCalls: number;
+  liveCalls: number;
 }
 
 /** True when `error` is a pause (`RunPausedError`, code `'RUN_PAUSED'`), from any copy of the package. */

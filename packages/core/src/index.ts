@@ -27,6 +27,7 @@ export {
   ModelError,
   NoRouteError,
   RunPausedError,
+  type RunTotals,
   SessionConflictError,
   StructuredOutputError,
   SwarmError,
@@ -44,7 +45,9 @@ export type {
   GuardrailOptions,
   GuardrailResult,
   GuardrailRun,
+  Guardrails,
 } from './guardrail.js';
+export { validateGuardrails } from './guardrail.js';
 export { fnv1a } from './hash.js';
 export { type HeadSplit, type RoleRef, roleRefSchema, splitHead } from './head-role.js';
 export {
@@ -141,7 +144,13 @@ export { type Budget, RunContext, type RunContextOptions, type RunOptions } from
 export { runRandom } from './run-random.js';
 export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';
 export { type RunStream, runStream } from './run-stream.js';
-export { outputToolName, validateOutputType } from './structured-output.js';
+export {
+  type FormatOrSchema,
+  formatOrSchema,
+  outputToolName,
+  parseJsonAnswer,
+  validateOutputType,
+} from './structured-output.js';
 export {
   describeZodError,
   type NeedsApproval,

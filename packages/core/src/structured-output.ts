@@ -16,6 +16,35 @@ export function validateOutputType(outputType: unknown, owner: string): z.ZodObj
 }
 
 /**
+ * An `outputType` option that takes either a format of the run's conversation (`'final'`, `'all'`,
+ * ...) or a schema: a schema means the final answer, as a validated object, in `finalOutput`.
+ */
+export type FormatOrSchema<F extends string> =
+  | { format: F; schema?: undefined }
+  | { format: 'final'; schema: z.ZodObject };
+
+/**
+ * Tells the two kinds of a topology's `outputType` apart (undefined is `fallback`): one of
+ * `formats`, or a `z.object(...)` schema. Anything else is a ConfigError naming the option.
+ */
+export function formatOrSchema<F extends string>(
+  owner: string,
+  value: unknown,
+  formats: readonly F[],
+  fallback: F,
+): FormatOrSchema<F> {
+  if (value === undefined) return { format: fallback };
+  if (value instanceof z.ZodObject) return { format: 'final', schema: value };
+  if (typeof value === 'string' && (formats as readonly string[]).includes(value)) {
+    return { format: value as F };
+  }
+  const shown = value instanceof z.ZodType ? `a ${value.def.type} schema` : JSON.stringify(value);
+  throw new ConfigError(
+    `${owner}: outputType must be one of ${formats.map((f) => `'${f}'`).join(', ')}, or a z.object(...) schema for a typed final answer (got ${shown}).`,
+  );
+}
+
+/**
  * The forced final tool of an agent with `outputType`: its arguments are validated against the
  * schema like any tool's (a failure goes back to the model to repair), and a valid call ends the run.
  */

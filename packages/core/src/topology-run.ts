@@ -87,17 +87,18 @@ function inputOf(start: Record<string, unknown>): string {
 }
 
 /**
- * What a run that paused throws once its journal has ended: the pause, or the ConfigError for
+ * What a run that paused throws once its journal has ended: the pause with the run's totals so far
+ * (nested runs included), or the ConfigError for
  * approvals it was given and never used. For topologies that build their own context; `runTopology`
  * calls it for you.
  */
 export function finishedPause(context: RunContext, pause: unknown): unknown {
   try {
     context.finishJournal();
-    return pause;
   } catch (error) {
     return error;
   }
+  return isPause(pause) ? pause.withTotals(runTotals(context)) : pause;
 }
 
 /**

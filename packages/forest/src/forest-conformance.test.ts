@@ -5,8 +5,9 @@ import { TreeAgent } from './tree-agent.js';
 
 topologyConformanceTests('ForestSwarm', {
   task: 'How do I file taxes for my Delaware corporation?',
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new ForestSwarm({
+      ...guardrails,
       name: 'finance',
       trees: [
         new Tree({

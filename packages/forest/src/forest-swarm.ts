@@ -5,6 +5,7 @@ import {
   Conversation,
   errorMessage,
   finishedPause,
+  type GuardrailOptions,
   isPause,
   mapSettled,
   NoRouteError,
@@ -26,7 +27,7 @@ import { Tree } from './tree.js';
 import { checkThreshold, DEFAULT_KEYWORD_WEIGHT, DEFAULT_THRESHOLD, TreeAgent } from './tree-agent.js';
 
 /** Options of a ForestSwarm. */
-export interface ForestSwarmOptions {
+export interface ForestSwarmOptions extends GuardrailOptions {
   /** Default `'default-forest-swarm'`. */
   name?: string;
   description?: string;
@@ -191,6 +192,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         ...(options.maxBatchSize !== undefined && { maxBatchSize: options.maxBatchSize }),
       }),
     );
+    this.withGuardrails(options);
   }
 
   /**

@@ -1,11 +1,11 @@
-import { Agent, ConfigError, type Tool } from '@swarm/core';
+import { Agent, ConfigError, type GuardrailOptions, type Tool } from '@swarm/core';
 import type { InputFilter } from './handoff.js';
 import { type Handoff, isHandoff } from './handoff.js';
 import { handoffTools, type Peer, transferToolName } from './handoff-tools.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 
 /** Options of `Team.swarm`: the peers, who starts, who may hand off to whom, and the limits. */
-export interface SwarmOptions {
+export interface SwarmOptions extends GuardrailOptions {
   /** The peers by name; wrap one in `handoff()` to type, filter or describe handoffs to it. */
   agents: Record<string, Agent | Handoff>;
   /** The agent that gets the first message of a session. */

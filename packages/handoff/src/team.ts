@@ -68,6 +68,7 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
     super();
     this.#options = resolveSwarmOptions(options);
     this.name = this.#options.name;
+    this.withGuardrails(options);
   }
 
   /** Runs one user message through the swarm, continuing the session `options.sessionId` if given. */

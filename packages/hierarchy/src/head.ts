@@ -9,6 +9,7 @@ import {
   type Model,
   type ModelLike,
   nonEmptyAnswer,
+  outputToolName,
   type RunContext,
   resolveModel,
 } from '@swarm/core';
@@ -86,6 +87,20 @@ export class Head {
       metadata: { agent: this.name, purpose: options.purpose },
     });
     return response.text;
+  }
+
+  /**
+   * The run's final answer: with `outputType`, a validated object (one structured call, repaired
+   * like generateObject's) and its JSON as the text; else prose, as `answer` writes it.
+   */
+  async final(
+    messages: Message[],
+    options: { context: RunContext; purpose: string; outputType: z.ZodObject | undefined },
+  ): Promise<{ output: string; finalOutput?: unknown }> {
+    const { outputType, ...rest } = options;
+    if (outputType === undefined) return { output: await this.answer(messages, rest) };
+    const finalOutput = await this.object(outputType, messages, { ...rest, name: outputToolName });
+    return { output: JSON.stringify(finalOutput), finalOutput };
   }
 
   /** The run's final prose answer: asked for once more when it comes back empty, then `EmptyAnswerError`. */

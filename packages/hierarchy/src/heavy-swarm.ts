@@ -5,6 +5,7 @@ import {
   ConfigError,
   concurrencyOption,
   errorMessage,
+  type GuardrailOptions,
   integerOption,
   isRunStop,
   type Member,
@@ -20,6 +21,7 @@ import {
   type TopologyResult,
   timeoutOption,
   validateMembers,
+  validateOutputType,
 } from '@swarm/core';
 import { z } from 'zod';
 import { Head, type HeadLike } from './head.js';
@@ -29,7 +31,7 @@ import { finishedOutputs } from './order-result.js';
 import { withTaskTimeout } from './task-timeout.js';
 
 /** Options of a HeavySwarm: a model and role data, or your own members; plus who asks and who synthesizes. */
-export interface HeavySwarmOptions {
+export interface HeavySwarmOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** Builds the role agents, and is the question writer and synthesizer unless those are given. */
   model?: ModelLike;
@@ -47,8 +49,10 @@ export interface HeavySwarmOptions {
   timeoutMs?: number;
   /** Roles answering at once (default: all). */
   maxWorkers?: number;
-  /** Invalid question sets sent back for repair (default 2). */
+  /** Invalid question sets (and typed syntheses) sent back for repair (default 2). */
   maxRepairs?: number;
+  /** The last loop's synthesis as a validated object of this `z.object(...)` (`result.finalOutput`). */
+  outputType?: z.ZodType<TOutput>;
 }
 
 /** One role's answer in one loop. */
@@ -68,7 +72,9 @@ export interface HeavyLoop {
 }
 
 /** The result of a HeavySwarm run: the last synthesis, and every loop. */
-export interface HeavySwarmResult extends TopologyResult {
+export interface HeavySwarmResult<TOutput = string> extends TopologyResult {
+  /** With `outputType`: the last synthesis as that object (absent after a budget stop). */
+  finalOutput?: TOutput;
   loops: HeavyLoop[];
 }
 
@@ -86,7 +92,7 @@ const QUESTIONER_INSTRUCTIONS =
  * concurrently (each under a time limit enforced by cancellation), and a synthesizer integrates
  * their answers; later loops ask questions that improve on the last synthesis.
  */
-export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
+export class HeavySwarm<TOutput = string> extends BaseTopology<HeavySwarmResult<TOutput>> {
   readonly type = 'HeavySwarm';
   readonly name: string;
   readonly roles: readonly { name: string; description: string; member: Member }[];
@@ -98,7 +104,9 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
   readonly #synthesizer: Head;
   #questionSchema: z.ZodObject<{ questions: z.ZodObject<Record<string, z.ZodString>> }> | undefined;
 
-  constructor(options: HeavySwarmOptions) {
+  readonly #outputType: z.ZodObject | undefined;
+
+  constructor(options: HeavySwarmOptions<TOutput>) {
     super();
     const owner = 'HeavySwarm';
     this.name = options.name ?? owner;
@@ -147,22 +155,29 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
     this.timeoutMs = timeoutOption(owner, 'timeoutMs', options.timeoutMs, 300_000);
     this.maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
     this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.#outputType = validateOutputType(options.outputType, owner);
+    this.withGuardrails(options);
   }
 
   /** Runs the loops: questions, concurrent answers, synthesis. */
-  run(task: string, options: RunOptions = {}): Promise<HeavySwarmResult> {
-    return runTopology<HeavySwarmResult>(this, { task }, options, async (context) => {
+  run(task: string, options: RunOptions = {}): Promise<HeavySwarmResult<TOutput>> {
+    return runTopology<HeavySwarmResult<TOutput>>(this, { task }, options, async (context) => {
       const loops: HeavyLoop[] = [];
+      let finalOutput: TOutput | undefined;
       try {
         for (let loop = 1; loop <= this.maxLoops; loop++) {
           const questions = await this.#ask(task, loops.at(-1)?.synthesis, loop, context);
           const record: HeavyLoop = { questions, answers: [] };
           loops.push(record);
           await this.#answer(task, record, loop, context);
-          record.synthesis = await this.#synthesizer.answer(synthesisTurns(task, record.answers), {
+          // Only the last synthesis is the answer, so only it is typed; earlier ones are prose to improve on.
+          const synthesis = await this.#synthesizer.final(synthesisTurns(task, record.answers), {
             context,
             purpose: 'synthesis',
+            outputType: loop === this.maxLoops ? this.#outputType : undefined,
           });
+          record.synthesis = synthesis.output;
+          finalOutput = synthesis.finalOutput as TOutput | undefined;
           context.emit({
             type: 'heavy.synthesis',
             agent: this.#synthesizer.name,
@@ -170,7 +185,11 @@ export class HeavySwarm extends BaseTopology<HeavySwarmResult> {
             output: record.synthesis,
           });
         }
-        return { output: loops.at(-1)?.synthesis ?? '', loops };
+        return {
+          output: loops.at(-1)?.synthesis ?? '',
+          ...(finalOutput !== undefined && { finalOutput }),
+          loops,
+        };
       } catch (error) {
         const reason = budgetStop(error);
         const answer = reason && answerFromLoops(loops);

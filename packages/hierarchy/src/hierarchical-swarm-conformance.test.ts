@@ -6,8 +6,9 @@ import { forced } from './worst-case.fixture.js';
 
 topologyConformanceTests('HierarchicalSwarm', {
   task: 'Write a short market brief on e-bikes.',
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new HierarchicalSwarm({
+      ...guardrails,
       director: model,
       agents: [
         new Agent({ name: 'researcher', instructions: 'Find facts.', model, tools }),

@@ -4,11 +4,14 @@ import {
   budgetStop,
   Conversation,
   concurrencyOption,
+  type FormatOrSchema,
+  formatOrSchema,
+  type GuardrailOptions,
   integerOption,
   isRunStop,
   type Member,
   type OutputType,
-  outputTypeOption,
+  outputTypes,
   type RunContext,
   type RunOptions,
   runMember,
@@ -16,6 +19,7 @@ import {
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
+import type { z } from 'zod';
 import { withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
 import { Head, type HeadLike } from './head.js';
@@ -33,7 +37,7 @@ import { type SwarmSpec, swarmSpecSchema } from './swarm-spec.js';
 
 type SpecSchema = ReturnType<typeof swarmSpecSchema>;
 /** Options of a HierarchicalSwarm. */
-export interface HierarchicalSwarmOptions {
+export interface HierarchicalSwarmOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** Plans, gives orders and writes the final answer: an Agent, or a model. */
   director: HeadLike;
@@ -53,12 +57,17 @@ export interface HierarchicalSwarmOptions {
   maxOrders?: number;
   /** Invalid specs (unknown agent, unknown dependency, cycle) sent back for repair (default 2). */
   maxRepairs?: number;
-  /** What `output` holds: the final answer (`'final'`, default) or the whole run's conversation formatted. */
-  outputType?: OutputType;
+  /**
+   * What `output` holds: the final answer (`'final'`, default) or the whole run's conversation
+   * formatted; or a `z.object(...)`: the director's final answer as a validated object in `finalOutput`.
+   */
+  outputType?: OutputType | z.ZodType<TOutput>;
 }
 
 /** The result of a HierarchicalSwarm run: the answer and every loop's plan and orders. */
-export interface HierarchicalSwarmResult extends TopologyResult {
+export interface HierarchicalSwarmResult<TOutput = string> extends TopologyResult {
+  /** With a schema `outputType`: the director's final answer as that object (absent after a budget stop). */
+  finalOutput?: TOutput;
   loops: HierarchyLoop[];
 }
 
@@ -70,7 +79,7 @@ const DIRECTOR_INSTRUCTIONS =
  * carry them out as their dependencies allow, the director may go another round on the results,
  * and writes the final answer.
  */
-export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
+export class HierarchicalSwarm<TOutput = string> extends BaseTopology<HierarchicalSwarmResult<TOutput>> {
   readonly type = 'HierarchicalSwarm';
   readonly name: string;
   readonly agents: readonly Member[];
@@ -81,14 +90,16 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
   readonly directorFeedback: boolean;
   readonly maxOrders: number;
   readonly maxRepairs: number;
+  /** The conversation format of `output` (`'final'` when `outputType` is a schema). */
   readonly outputType: OutputType;
+  readonly #schema: z.ZodObject | undefined;
   readonly #director: Head;
   readonly #byName: Map<string, Member>;
   // The director's schemas (first loop, later loops), made once: core converts a schema to JSON
   // Schema once per schema object, so a schema made per run would be converted on every call.
   #specSchemas: { first: SpecSchema; later: SpecSchema } | undefined;
 
-  constructor(options: HierarchicalSwarmOptions) {
+  constructor(options: HierarchicalSwarmOptions<TOutput>) {
     super();
     const owner = 'HierarchicalSwarm';
     this.name = options.name ?? owner;
@@ -106,13 +117,21 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
     this.directorFeedback = booleanOption(owner, 'directorFeedback', options.directorFeedback, false);
     this.maxOrders = integerOption(owner, 'maxOrders', options.maxOrders, 10, 1);
     this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
-    this.outputType = outputTypeOption(owner, options.outputType);
+    const output: FormatOrSchema<OutputType> = formatOrSchema(
+      owner,
+      options.outputType,
+      outputTypes,
+      'final',
+    );
+    this.outputType = output.format;
+    this.#schema = output.schema;
     this.#byName = new Map(this.agents.map((member) => [member.name, member]));
+    this.withGuardrails(options);
   }
 
   /** Runs the loops: plan, carry out the orders, optionally go again, then the director answers. */
-  run(task: string, options: RunOptions = {}): Promise<HierarchicalSwarmResult> {
-    return runTopology<HierarchicalSwarmResult>(this, { task }, options, async (context) => {
+  run(task: string, options: RunOptions = {}): Promise<HierarchicalSwarmResult<TOutput>> {
+    return runTopology<HierarchicalSwarmResult<TOutput>>(this, { task }, options, async (context) => {
       const loops: HierarchyLoop[] = [];
       try {
         for (let loop = 1; loop <= this.maxLoops; loop++) {
@@ -123,8 +142,16 @@ export class HierarchicalSwarm extends BaseTopology<HierarchicalSwarmResult> {
           if (spec.done || loop === this.maxLoops) break;
           if (this.directorFeedback) record.feedback = await this.#feedback(record, loop, context);
         }
-        const answer = await this.#director.answer(finalTurns(task, loops), { context, purpose: 'final' });
-        return { output: this.#format(task, loops, answer), loops };
+        const answer = await this.#director.final(finalTurns(task, loops), {
+          context,
+          purpose: 'final',
+          outputType: this.#schema,
+        });
+        return {
+          output: this.#format(task, loops, answer.output),
+          ...(answer.finalOutput !== undefined && { finalOutput: answer.finalOutput as TOutput }),
+          loops,
+        };
       } catch (error) {
         const reason = budgetStop(error);
         const answer = reason && answerFromResults(loops);

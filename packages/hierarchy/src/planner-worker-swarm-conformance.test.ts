@@ -6,8 +6,9 @@ import { forced } from './worst-case.fixture.js';
 
 topologyConformanceTests('PlannerWorkerSwarm', {
   task: 'Compare three note-taking apps.',
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new PlannerWorkerSwarm({
+      ...guardrails,
       planner: model,
       workers: [
         new Agent({ name: 'w1', instructions: 'Do the task.', model, tools }),

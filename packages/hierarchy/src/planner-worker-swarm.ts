@@ -2,6 +2,7 @@ import {
   BaseTopology,
   budgetStop,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   isRunStop,
   type Member,
@@ -12,7 +13,9 @@ import {
   type TopologyResult,
   timeoutOption,
   validateMembers,
+  validateOutputType,
 } from '@swarm/core';
+import type { z } from 'zod';
 import { withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
 import { Head, type HeadLike } from './head.js';
@@ -28,7 +31,7 @@ import { withTaskTimeout } from './task-timeout.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Options of a PlannerWorkerSwarm. */
-export interface PlannerWorkerSwarmOptions {
+export interface PlannerWorkerSwarmOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** Breaks the goal into prioritized tasks with dependencies: an Agent, or a model. */
   planner: HeadLike;
@@ -50,10 +53,14 @@ export interface PlannerWorkerSwarmOptions {
   maxTasks?: number;
   /** Invalid plans (unknown dependencies, cycles) or verdicts sent back for repair (default 2). */
   maxRepairs?: number;
+  /** The synthesis as a validated object of this `z.object(...)` (`result.finalOutput`), repaired up to `maxRepairs` times. */
+  outputType?: z.ZodType<TOutput>;
 }
 
 /** The result of a PlannerWorkerSwarm run: the answer, and every cycle's tasks and verdict. */
-export interface PlannerWorkerSwarmResult extends TopologyResult {
+export interface PlannerWorkerSwarmResult<TOutput = string> extends TopologyResult {
+  /** With `outputType`: the synthesis as that object (absent after a budget stop). */
+  finalOutput?: TOutput;
   cycles: PlannerCycle[];
 }
 
@@ -67,7 +74,7 @@ const JUDGE_INSTRUCTIONS =
  * ready task, failures are retried then fail their dependents, every attempt has a time limit, and
  * a judge decides after each cycle whether another is needed. The planner synthesizes the answer.
  */
-export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
+export class PlannerWorkerSwarm<TOutput = string> extends BaseTopology<PlannerWorkerSwarmResult<TOutput>> {
   readonly type = 'PlannerWorkerSwarm';
   readonly name: string;
   readonly workers: readonly Member[];
@@ -82,8 +89,9 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
   readonly #synthesizer: Head;
   // Made once: core converts a schema to JSON Schema once per schema object (see HierarchicalSwarm).
   #planSchema: ReturnType<typeof taskPlanSchema> | undefined;
+  readonly #outputType: z.ZodObject | undefined;
 
-  constructor(options: PlannerWorkerSwarmOptions) {
+  constructor(options: PlannerWorkerSwarmOptions<TOutput>) {
     super();
     const owner = 'PlannerWorkerSwarm';
     this.name = options.name ?? owner;
@@ -107,11 +115,13 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
     );
     this.maxTasks = integerOption(owner, 'maxTasks', options.maxTasks, 10, 1);
     this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    this.#outputType = validateOutputType(options.outputType, owner);
+    this.withGuardrails(options);
   }
 
   /** Runs cycles of plan, work and judgement until the judge is satisfied or `maxLoops`, then synthesizes. */
-  run(goal: string, options: RunOptions = {}): Promise<PlannerWorkerSwarmResult> {
-    return runTopology<PlannerWorkerSwarmResult>(this, { task: goal }, options, async (context) => {
+  run(goal: string, options: RunOptions = {}): Promise<PlannerWorkerSwarmResult<TOutput>> {
+    return runTopology<PlannerWorkerSwarmResult<TOutput>>(this, { task: goal }, options, async (context) => {
       const cycles: PlannerCycle[] = [];
       try {
         for (let loop = 1; loop <= this.maxLoops; loop++) {
@@ -122,15 +132,15 @@ export class PlannerWorkerSwarm extends BaseTopology<PlannerWorkerSwarmResult> {
           cycle.verdict = await this.#judgement(goal, cycles, loop, context);
           if (cycle.verdict.isComplete) break;
         }
-        const output = await this.#synthesizer.answer(
+        const { output, finalOutput } = await this.#synthesizer.final(
           reviewTurns(
             goal,
             cycles,
             'Write the final answer to the goal from these results. Where a task failed, say plainly what is missing.',
           ),
-          { context, purpose: 'synthesis' },
+          { context, purpose: 'synthesis', outputType: this.#outputType },
         );
-        return { output, cycles };
+        return { output, ...(finalOutput !== undefined && { finalOutput: finalOutput as TOutput }), cycles };
       } catch (error) {
         const reason = budgetStop(error);
         const answer = reason && answerFromTasks(cycles);

@@ -139,7 +139,8 @@ describe('AutoSwarmBuilder', () => {
 });
 
 topologyConformanceTests('AutoSwarmBuilder', {
-  create: (model) => new AutoSwarmBuilder({ model, topologies: [standInDescriptor('SequentialWorkflow')] }),
+  create: (model, { guardrails }) =>
+    new AutoSwarmBuilder({ ...guardrails, model, topologies: [standInDescriptor('SequentialWorkflow')] }),
   model: () => autoModel(),
   noTools:
     'its members are designed by the model at run time, and the suite model designs them without tools',

@@ -1,6 +1,7 @@
 import {
   BaseTopology,
   ConfigError,
+  type GuardrailOptions,
   generateObject,
   integerOption,
   type Message,
@@ -21,7 +22,7 @@ import { registry } from './registry.js';
 import { loadSwarmSpec, type SwarmSpec } from './swarm-spec.js';
 
 /** Options of an AutoSwarmBuilder: the designing model and the topologies it may pick from. */
-export interface AutoSwarmBuilderOptions {
+export interface AutoSwarmBuilderOptions extends GuardrailOptions {
   name?: string;
   /** The model that designs the swarm. */
   model: ModelLike;
@@ -68,6 +69,7 @@ export class AutoSwarmBuilder extends BaseTopology<AutoSwarmBuilderResult> {
     this.maxAgents = integerOption('AutoSwarmBuilder', 'maxAgents', options.maxAgents, 6, 1);
     this.maxRepairs = integerOption('AutoSwarmBuilder', 'maxRepairs', options.maxRepairs, 2, 0);
     this.name = options.name ?? 'auto-swarm-builder';
+    this.withGuardrails(options);
   }
 
   /** Designs a swarm for the task, validated against its topology's descriptor; makes no other call. */

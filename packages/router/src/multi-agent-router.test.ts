@@ -1,7 +1,8 @@
 import { Agent, BudgetExceededError, ConfigError } from '@swarm/core';
-import { autoModel, fail, Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
+import { autoModel, fail, Gate, object, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { topologyConformanceTests } from '@swarm/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { MultiAgentRouter } from './multi-agent-router.js';
 import { multiAgentRouterDescriptor } from './router-descriptors.js';
 import { SwarmRouter } from './swarm-router.js';
@@ -206,6 +207,46 @@ describe('MultiAgentRouter', () => {
     expect(result.llmCalls).toBe(2);
   });
 
+  it("types the routed member's answer with outputType, routing to one member, repaired when invalid", async () => {
+    const refund = z.object({ approve: z.boolean(), amount: z.number().min(0) });
+    const billingModel = new ScriptedModel([
+      toolCall('final_output', { approve: 'yes' }),
+      toolCall('final_output', { approve: true, amount: 30 }),
+    ]);
+    const billing = new Agent({ name: 'billing', description: 'Refunds.', model: billingModel });
+    const support = new Agent({ name: 'support', description: 'Questions.', model: new ScriptedModel() });
+    const routerModel = new ScriptedModel([routes(['billing', 'refund order 7'])]);
+    const router = new MultiAgentRouter({
+      agents: [billing, support],
+      model: routerModel,
+      outputType: refund,
+    });
+    expect(router.maxRoutes).toBe(1);
+    const result = await router.run('Refund order 7, 30 euros.');
+    const typed: { approve: boolean; amount: number } | undefined = result.finalOutput;
+    expect(typed).toEqual({ approve: true, amount: 30 });
+    expect(JSON.parse(result.output)).toEqual(typed);
+    expect(billingModel.calls).toHaveLength(2);
+    const schema = routerModel.calls[0]!.tools![0]!.parameters as {
+      properties: { routes: { maxItems?: number } };
+    };
+    expect(schema.properties.routes.maxItems).toBe(1);
+  });
+
+  it('refuses outputType with several routes or a topology member', () => {
+    const refund = z.object({ approve: z.boolean() });
+    const a = new Agent({ name: 'a', model: new ScriptedModel() });
+    const b = new Agent({ name: 'b', model: new ScriptedModel() });
+    expect(
+      () =>
+        new MultiAgentRouter({ agents: [a, b], model: 'openai:gpt-5.4', outputType: refund, maxRoutes: 2 }),
+    ).toThrow(/maxRoutes must be 1/);
+    const team = new MultiAgentRouter({ name: 'team', agents: [a], model: 'openai:gpt-5.4' });
+    expect(
+      () => new MultiAgentRouter({ agents: [a, team], model: 'openai:gpt-5.4', outputType: refund }),
+    ).toThrow(ConfigError);
+  });
+
   it('is built by its descriptor with the first agent as the router by default, and previews its worst case', () => {
     const a = new Agent({ name: 'a', model: new ScriptedModel(), maxTurns: 4 });
     const b = new Agent({ name: 'b', model: new ScriptedModel(), maxTurns: 2 });
@@ -215,8 +256,9 @@ describe('MultiAgentRouter', () => {
 });
 
 topologyConformanceTests('MultiAgentRouter', {
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new MultiAgentRouter({
+      ...guardrails,
       agents: [new Agent({ name: 'a', model, tools }), new Agent({ name: 'b', model, tools })],
       model,
     }),

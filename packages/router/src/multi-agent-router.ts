@@ -2,6 +2,7 @@ import {
   BaseTopology,
   ConfigError,
   errorMessage,
+  type GuardrailOptions,
   generateObject,
   integerOption,
   interruptionFields,
@@ -21,11 +22,12 @@ import {
   settledStop,
   type TopologyResult,
   validateMembers,
+  validateOutputType,
 } from '@swarm/core';
 import { z } from 'zod';
 
 /** Options of a MultiAgentRouter: the members it may hand tasks to, and the model that decides. */
-export interface MultiAgentRouterOptions {
+export interface MultiAgentRouterOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   agents: Member[];
   /** The model that picks members and writes their tasks. */
@@ -36,6 +38,11 @@ export interface MultiAgentRouterOptions {
   maxWorkers?: number;
   /** Extra guidance for the routing model. */
   instructions?: string;
+  /**
+   * The routed member's answer as a validated object of this `z.object(...)` (`result.finalOutput`):
+   * the run then routes to exactly one member (`maxRoutes` 1), and every member must be an Agent.
+   */
+  outputType?: z.ZodType<TOutput>;
 }
 
 /** One route of a decision, with what came of it. */
@@ -49,7 +56,9 @@ export interface RouteOutcome {
 }
 
 /** What a MultiAgentRouter run returns: every route with its reason and outcome, in decision order. */
-export interface MultiAgentRouterResult extends TopologyResult {
+export interface MultiAgentRouterResult<TOutput = string> extends TopologyResult {
+  /** With `outputType`: the routed member's answer as that object. */
+  finalOutput?: TOutput;
   routes: RouteOutcome[];
 }
 
@@ -58,7 +67,7 @@ export interface MultiAgentRouterResult extends TopologyResult {
  * (validated: only real member names); the chosen members run concurrently and every result is
  * kept, failures included.
  */
-export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
+export class MultiAgentRouter<TOutput = string> extends BaseTopology<MultiAgentRouterResult<TOutput>> {
   readonly type = 'MultiAgentRouter';
   readonly name: string;
   readonly agents: readonly Member[];
@@ -68,23 +77,28 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
   readonly #instructions: string | undefined;
   // Made at the first run, then reused: core converts a schema to JSON Schema once per schema object.
   #routeSchema: ReturnType<typeof routeSchema> | undefined;
+  readonly #outputType: z.ZodObject | undefined;
 
-  constructor(options: MultiAgentRouterOptions) {
+  constructor(options: MultiAgentRouterOptions<TOutput>) {
     super();
     const owner = 'MultiAgentRouter';
     this.agents = validateMembers(options?.agents, owner);
     this.#model = resolveModel(options.model);
-    this.maxRoutes = integerOption(owner, 'maxRoutes', options.maxRoutes, this.agents.length, 1);
+    this.#outputType = validateOutputType(options.outputType, owner);
+    if (this.#outputType) typedRoutesOnly(owner, this.agents, options.maxRoutes);
+    const routes = this.#outputType ? 1 : this.agents.length;
+    this.maxRoutes = integerOption(owner, 'maxRoutes', options.maxRoutes, routes, 1);
     this.maxWorkers = optionalIntegerOption(owner, 'maxWorkers', options.maxWorkers);
     this.name = options.name ?? 'multi-agent-router';
     this.#instructions = options.instructions;
+    this.withGuardrails(options);
   }
 
-  run(task: string, options: RunOptions = {}): Promise<MultiAgentRouterResult> {
+  run(task: string, options: RunOptions = {}): Promise<MultiAgentRouterResult<TOutput>> {
     if (typeof task !== 'string' || task.trim() === '') {
       return Promise.reject(new ConfigError('MultiAgentRouter.run: task must be a non-empty string.'));
     }
-    return runTopology<MultiAgentRouterResult>(this, { task }, options, async (context) => {
+    return runTopology<MultiAgentRouterResult<TOutput>>(this, { task }, options, async (context) => {
       this.#routeSchema ??= routeSchema(this.agents.map(memberName), this.maxRoutes);
       const schema = this.#routeSchema;
       // No route yet, so nothing to answer from: a budget stop here fails the run.
@@ -105,7 +119,9 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
       const settled = await mapSettled(
         routes,
         (route) => {
-          const run = () => runMember(byName.get(route.agentName)!, route.task, context);
+          const outputType = this.#outputType;
+          const run = () =>
+            runMember(byName.get(route.agentName)!, route.task, context, outputType ? { outputType } : {});
           // The only routed member's answer is the run's answer: an empty one is asked for again.
           return routes.length === 1 ? nonEmptyAnswer(route.agentName, context, run) : run();
         },
@@ -129,8 +145,11 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
           { cause: settled.find((s) => s.status === 'rejected')?.reason },
         );
       }
+      const typed =
+        this.#outputType && settled[0]?.status === 'fulfilled' ? settled[0].value.finalOutput : undefined;
       return {
         output: combine(outcomes),
+        ...(typed !== undefined && { finalOutput: typed as TOutput }),
         routes: outcomes,
         ...interruptionFields(stop?.reason),
       };
@@ -151,6 +170,21 @@ export class MultiAgentRouter extends BaseTopology<MultiAgentRouterResult> {
     ]
       .filter(Boolean)
       .join('\n\n');
+  }
+}
+
+// With outputType the answer is one member's typed answer: one route, and only Agents to route to.
+function typedRoutesOnly(owner: string, agents: readonly Member[], maxRoutes: unknown): void {
+  if (maxRoutes !== undefined && maxRoutes !== 1) {
+    throw new ConfigError(
+      `${owner}: with outputType the answer is one member's, so maxRoutes must be 1 (got ${JSON.stringify(maxRoutes)}).`,
+    );
+  }
+  const topology = agents.find(isTopology);
+  if (topology) {
+    throw new ConfigError(
+      `${owner}: outputType types the routed member's answer, but "${topology.name}" is a ${topology.type}: route to Agents only.`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { ConfigError, type TopologyDescriptor } from '@swarm/core';
+import { type FormatOrSchema, formatOrSchema, type TopologyDescriptor } from '@swarm/core';
 import { z } from 'zod';
 
 /** How a routed run's output is given, as swarms' `output_type`: the last answer, or the whole conversation. */
@@ -22,13 +22,10 @@ export function loopKey(descriptor: TopologyDescriptor, config: Record<string, u
   return schema instanceof z.ZodObject && key in schema.shape ? key : undefined;
 }
 
-/** Checks the router's `outputType`: undefined (then `'final'`) or one of the four. */
-export function outputTypeOf(value: unknown): RouterOutputType {
-  const chosen = value ?? 'final';
-  if (!routerOutputTypes.includes(chosen as RouterOutputType)) {
-    throw new ConfigError(
-      `SwarmRouter: outputType must be one of ${routerOutputTypes.map((t) => `'${t}'`).join(', ')} (got ${JSON.stringify(value)}).`,
-    );
-  }
-  return chosen as RouterOutputType;
+/**
+ * Checks the router's `outputType`: undefined (then `'final'`), one of the four formats, or a
+ * `z.object(...)` (the final answer, typed, in `finalOutput`); anything else is a ConfigError.
+ */
+export function outputTypeOf(value: unknown): FormatOrSchema<RouterOutputType> {
+  return formatOrSchema('SwarmRouter', value, routerOutputTypes, 'final');
 }

@@ -121,6 +121,48 @@ describe('SwarmRouter knobs ported from swarms', () => {
     ).toThrow(/outputType must be one of 'final', 'all', 'dict', 'list'/);
   });
 
+  it('takes a z.object as outputType: the answer, written as a validated object by the routing model, in finalOutput', async () => {
+    const topologies = [looping('SequentialWorkflow', 'maxLoops')];
+    const writer = new ScriptedModel([], {
+      fallback: respond((r: ModelRequest) => {
+        if (typeof r.toolChoice === 'object') {
+          // The first object misses a field: the repair loop asks again with the problem.
+          const repaired = r.messages.some(
+            (m) => /answer|invalid|required/i.test(String(m.content)) && m.role === 'tool',
+          );
+          const args = repaired ? { steps: 2, last: 'b' } : { steps: 2 };
+          return { text: '', toolCalls: [{ name: r.toolChoice.name, arguments: args }] };
+        }
+        return `a:${r.messages.at(-1)?.content}`;
+      }),
+    });
+    const agents = [new Agent({ name: 'a', model: writer }), echo('b')];
+    const schema = z.object({ steps: z.number(), last: z.string() });
+    const router = new SwarmRouter({
+      agents,
+      swarmType: 'SequentialWorkflow',
+      topologies,
+      outputType: schema,
+    });
+    expect(router.outputType).toBe('final');
+    const result = await router.run('go');
+    const typed: { steps: number; last: string } | undefined = result.finalOutput;
+    expect(typed).toEqual({ steps: 2, last: 'b' });
+    expect(JSON.parse(result.output)).toEqual(typed);
+    const typing = writer.calls.filter((c) => c.metadata?.purpose === 'output');
+    expect(typing).toHaveLength(2);
+    expect(typing[0]!.messages.map((m) => m.content)).toContain('b:a:go');
+    expect(
+      () =>
+        new SwarmRouter({
+          agents,
+          swarmType: 'SequentialWorkflow',
+          topologies,
+          outputType: z.string() as never,
+        }),
+    ).toThrow(/SwarmRouter: outputType must be one of 'final', 'all', 'dict', 'list', or a z\.object/);
+  });
+
   it('runs a task list on a type that takes one, and points other types to batchedRun', async () => {
     const grid = looping('BatchedGridWorkflow');
     const agents = [echo('a')];

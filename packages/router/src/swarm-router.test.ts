@@ -393,8 +393,9 @@ describe('SwarmRouter', () => {
 });
 
 topologyConformanceTests('SwarmRouter', {
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new SwarmRouter({
+      ...guardrails,
       agents: [new Agent({ name: 'a', model, tools }), new Agent({ name: 'b', model, tools })],
       swarmType: 'SequentialWorkflow',
       topologies: [standInDescriptor('SequentialWorkflow')],
@@ -402,8 +403,9 @@ topologyConformanceTests('SwarmRouter', {
 });
 
 topologyConformanceTests("SwarmRouter with 'auto'", {
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new SwarmRouter({
+      ...guardrails,
       agents: [new Agent({ name: 'a', model, tools })],
       swarmType: 'auto',
       topologies: [standInDescriptor('SequentialWorkflow'), standInDescriptor('ConcurrentWorkflow')],

@@ -3,12 +3,15 @@ import {
   BaseTopology,
   ConfigError,
   Conversation,
+  type GuardrailOptions,
+  generateObject,
   integerOption,
   isTopology,
   type Model,
   type ModelLike,
   mapSettled,
   nodeBuiltin,
+  outputToolName,
   type RunContext,
   type RunOptions,
   resolveModel,
@@ -20,6 +23,7 @@ import {
   type TopologyResult,
   validateMembers,
 } from '@swarm/core';
+import type { z } from 'zod';
 import { chooseTopology } from './choose-topology.js';
 import { agentCountProblem, registry, unknownType } from './registry.js';
 import { loopKey, outputTypeOf, type RouterOutputType } from './router-knobs.js';
@@ -27,7 +31,7 @@ import { issuesOf, SwarmSpecError } from './spec-error.js';
 import { withRules } from './with-rules.js';
 
 /** Options of a SwarmRouter: the agents, the type to run (or `'auto'`), and the types it knows. */
-export interface SwarmRouterOptions {
+export interface SwarmRouterOptions<TOutput = unknown> extends GuardrailOptions {
   name?: string;
   agents: Agent[];
   /** A registered type, or `'auto'` to let a model choose per task. */
@@ -45,8 +49,11 @@ export interface SwarmRouterOptions {
    * `layers`, MajorityVoting's in consensus mode. A type's own config wins.
    */
   maxLoops?: number;
-  /** `'final'` (default) the answer; `'all'` the conversation as text; `'list'` / `'dict'` as JSON, and in `formatted`. */
-  outputType?: RouterOutputType;
+  /**
+   * `'final'` (default) the answer; `'all'` the conversation as text; `'list'` / `'dict'` as JSON,
+   * and in `formatted`; or a `z.object(...)`: the answer as a validated object in `finalOutput`.
+   */
+  outputType?: RouterOutputType | z.ZodType<TOutput>;
   /** One collaboration prompt every agent follows, added to copies of the agents' instructions. */
   rules?: string;
   /** Saves each run's conversation (the task, then every agent's answer) as `<dir>/<runId>.json` (Node.js). */
@@ -54,7 +61,12 @@ export interface SwarmRouterOptions {
 }
 
 /** A routed run's result: the topology's own result, plus which type ran and, with `'auto'`, why. */
-export type SwarmRouterResult = TopologyResult & {
+export type SwarmRouterResult<TOutput = unknown> = TopologyResult & {
+  /**
+   * With a schema `outputType`: the answer as that object. Else the typed answer of the topology
+   * that ran, if it gave one.
+   */
+  finalOutput?: TOutput;
   swarmType: string;
   reason?: string;
   /** The result of the topology that ran, whole. */
@@ -79,7 +91,7 @@ export interface RouterBatchOptions extends RunOptions {
  * router is given, or `'auto'` to let a model choose per task. Each type is built once from the
  * same agents and config and reused; the caller's agents are never changed.
  */
-export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
+export class SwarmRouter<TOutput = unknown> extends BaseTopology<SwarmRouterResult<TOutput>> {
   readonly type = 'SwarmRouter';
   readonly name: string;
   readonly swarmType: string;
@@ -92,10 +104,12 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
   // The types 'auto' may choose from (built at construction).
   readonly #candidates: TopologyDescriptor[] = [];
   readonly maxLoops: number | undefined;
+  /** The conversation format of `output` (`'final'` when `outputType` is a schema). */
   readonly outputType: RouterOutputType;
+  readonly #schema: z.ZodObject | undefined;
   readonly autosave: { dir: string } | undefined;
 
-  constructor(options: SwarmRouterOptions) {
+  constructor(options: SwarmRouterOptions<TOutput>) {
     super();
     this.#byType = registry(options?.topologies, 'SwarmRouter');
     const members = validateMembers(options.agents, 'SwarmRouter');
@@ -116,7 +130,9 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
       options.maxLoops === undefined
         ? undefined
         : integerOption('SwarmRouter', 'maxLoops', options.maxLoops, 1, 1);
-    this.outputType = outputTypeOf(options.outputType);
+    const output = outputTypeOf(options.outputType);
+    this.outputType = output.format;
+    this.#schema = output.schema;
     if (
       options.autosave !== undefined &&
       (typeof options.autosave?.dir !== 'string' || options.autosave.dir.trim() === '')
@@ -146,13 +162,17 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
       if (this.#candidates.length === 0) {
         throw new ConfigError(`SwarmRouter: no registered topology fits for 'auto': ${excluded.join('; ')}.`);
       }
-      this.#model = resolveModel(options.model ?? this.agents[0]!.model);
     } else {
       if (!this.#byType.has(options.swarmType))
         throw unknownType('SwarmRouter', String(options.swarmType), this.#byType);
       // A fixed type is built now, so that a bad config or agent count fails at construction.
       this.#topology(options.swarmType);
     }
+    // The model that chooses ('auto') and writes the typed answer (a schema outputType).
+    if (options.swarmType === 'auto' || this.#schema) {
+      this.#model = resolveModel(options.model ?? this.agents[0]!.model);
+    }
+    this.withGuardrails(options);
   }
 
   /** The registered types, in the order they were given. */
@@ -161,11 +181,11 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
   }
 
   /** Runs the task with the fixed type, or with the type a model chose for it. */
-  run(task: string, options: RunOptions = {}): Promise<SwarmRouterResult> {
+  run(task: string, options: RunOptions = {}): Promise<SwarmRouterResult<TOutput>> {
     if (typeof task !== 'string' || task.trim() === '') {
       return Promise.reject(new ConfigError('SwarmRouter.run: task must be a non-empty string.'));
     }
-    return runTopology<SwarmRouterResult>(
+    return runTopology<SwarmRouterResult<TOutput>>(
       this,
       { task, swarmType: this.swarmType },
       options,
@@ -194,10 +214,12 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
           parent: context,
           ...(conversation && { onEvent: heard(conversation) }),
         });
+        const typed = await this.#typed(task, result, context);
         return {
           ...(await this.#shaped(result, conversation, context)),
           // A typed answer of the topology that ran is the router's answer too.
-          ...(result.finalOutput !== undefined && { finalOutput: result.finalOutput }),
+          ...(result.finalOutput !== undefined && { finalOutput: result.finalOutput as TOutput }),
+          ...typed,
           swarmType,
           ...(reason !== undefined && { reason }),
           ...(result.interrupted && { interrupted: true, interruptionReason: result.interruptionReason }),
@@ -243,6 +265,37 @@ export class SwarmRouter extends BaseTopology<SwarmRouterResult> {
         result,
       };
     });
+  }
+
+  // With a schema outputType: the topology's own typed answer when it fits the schema, else the
+  // routing model writes its answer as the object (one structured call, repaired as generateObject's).
+  async #typed(
+    task: string,
+    result: TopologyResult,
+    context: RunContext,
+  ): Promise<{ output: string; finalOutput: TOutput } | undefined> {
+    const schema = this.#schema;
+    if (schema === undefined || result.interrupted) return undefined;
+    const own = schema.safeParse(result.finalOutput);
+    let value: unknown;
+    if (own.success) value = own.data;
+    else {
+      const { object } = await generateObject(this.#model!, {
+        schema,
+        name: outputToolName,
+        description: 'Give the answer below as this object, keeping its content.',
+        messages: [
+          { role: 'user', content: task },
+          { role: 'assistant', content: result.output },
+          { role: 'user', content: 'Give that answer as the object the function takes.' },
+        ],
+        purpose: 'output',
+        agent: this.name,
+        context,
+      });
+      value = object;
+    }
+    return { output: JSON.stringify(value), finalOutput: value as TOutput };
   }
 
   // The conversation is kept only when an output type or autosave needs it.

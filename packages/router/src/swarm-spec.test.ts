@@ -28,6 +28,34 @@ function issues(spec: unknown, options = {}) {
 }
 
 describe('loadSwarmSpec', () => {
+  it("types the swarm's answer with a topology-level outputType given as a JSON Schema", async () => {
+    const model = new ScriptedModel([
+      reply('draft'),
+      reply('Bike lanes cut crashes.'),
+      toolCall('final_output', { title: 'Bike lanes', points: ['They cut crashes.'] }),
+    ]);
+    const { topology } = loadSwarmSpec(
+      {
+        agents: [{ name: 'writer' }, { name: 'editor' }],
+        topology: 'SequentialWorkflow',
+        outputType: {
+          type: 'object',
+          properties: { title: { type: 'string' }, points: { type: 'array', items: { type: 'string' } } },
+          required: ['title', 'points'],
+        },
+      },
+      { topologies, defaultModel: model },
+    );
+    const result = await topology.run('Brief the council on bike lanes.');
+    expect(result.finalOutput).toEqual({ title: 'Bike lanes', points: ['They cut crashes.'] });
+    expect(JSON.parse(result.output)).toEqual(result.finalOutput);
+    expect(model.lastCall?.metadata?.purpose).toBe('output');
+    expect(JSON.stringify(model.lastCall?.messages)).toContain('Bike lanes cut crashes.');
+    expect(
+      issues({ agents: [{ name: 'a' }], topology: 'SequentialWorkflow', outputType: { type: 'string' } }),
+    ).toEqual([{ path: 'outputType', message: expect.stringMatching(/JSON Schema of type "object"/) }]);
+  });
+
   it('builds the agents and the topology a valid spec describes, and runs it', async () => {
     const model = new ScriptedModel([reply('draft'), reply('final')]);
     const { topology, agents } = loadSwarmSpec(

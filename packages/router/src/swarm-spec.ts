@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { agentCountProblem, registry } from './registry.js';
 import { issuesOf, type SpecIssue, SwarmSpecError } from './spec-error.js';
+import { SwarmRouter } from './swarm-router.js';
 
 /** A tool of an agent's spec in its long form: the tool's name, and whether its calls need approval. */
 const toolSpecSchema = z
@@ -60,6 +61,11 @@ export const swarmSpecSchema = z
     agents: z.array(agentSpecSchema).min(1),
     topology: z.string().min(1),
     config: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * The swarm's answer as an object: a JSON Schema of `type: 'object'`. The topology then runs
+     * inside a SwarmRouter whose `outputType` it becomes (the answer, typed, in `finalOutput`).
+     */
+    outputType: z.record(z.string(), z.unknown()).optional(),
     task: z.string().optional(),
     /** Files that go with the task (images, PDFs): paths a loader such as the CLI reads. */
     attachments: z.array(z.string().min(1)).optional(),
@@ -165,12 +171,28 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
     if (checked.success) config = checked.data;
     else issues.push(...issuesOf(checked.error, ['config']));
   }
+  const answerType =
+    record(raw.outputType) === undefined
+      ? undefined
+      : attempt('outputType', () => topologyOutputType(raw.outputType));
+  if (answerType && 'issue' in answerType) issues.push(answerType.issue);
   if (issues.length > 0 || !parsed.success || !descriptor) throw new SwarmSpecError(issues);
   const valid = parsed.data;
+  const schema = answerType && 'value' in answerType ? answerType.value : undefined;
 
   const topology = attempt(
     (message) => configPath(message, valid.config ?? {}),
-    () => descriptor.create([...agents], config),
+    (): Topology =>
+      schema
+        ? new SwarmRouter({
+            name: valid.name ?? descriptor.type,
+            agents: [...agents],
+            swarmType: descriptor.type,
+            topologies: [descriptor],
+            config: valid.config ?? {},
+            outputType: schema,
+          })
+        : descriptor.create([...agents], config),
   );
   if ('issue' in topology) throw new SwarmSpecError([topology.issue]);
   return { spec: valid, agents, descriptor, topology: topology.value };
@@ -188,6 +210,15 @@ function buildAgent(spec: AgentSpec, model: Model, tools: Readonly<Record<string
     ...(spec.outputType !== undefined && { outputType: outputTypeOf(spec.outputType) }),
     ...(spec.tools && { tools: spec.tools.map((entry) => specTool(entry, tools)) }),
   }) as Agent;
+}
+
+// A spec's topology-level outputType: a JSON Schema of an object (what a typed answer can be).
+function topologyOutputType(schema: unknown): z.ZodObject {
+  const zod = outputTypeOf(schema as Record<string, unknown>);
+  if (!(zod instanceof z.ZodObject)) {
+    throw new ConfigError('outputType must be a JSON Schema of type "object" (the answer as an object).');
+  }
+  return zod;
 }
 
 // The zod schema of an agent's JSON Schema outputType; one zod cannot read is a ConfigError.

@@ -2,13 +2,16 @@ import {
   booleanOption,
   ConfigError,
   concurrencyOption,
+  formatOrSchema,
+  type GuardrailOptions,
   integerOption,
   type ModelLike,
   numberOption,
   type OutputType,
   optionalIntegerOption,
-  outputTypeOption,
+  outputTypes,
 } from '@swarm/core';
+import type { z } from 'zod';
 import { TREE_OF_THOUGHTS_SYSTEM_PROMPT } from './prompts.js';
 import type { AnswerWriter, ThoughtEvaluator, ThoughtGenerator } from './strategies.js';
 
@@ -36,7 +39,7 @@ export interface ToTAgentOptions {
 }
 
 /** Constructor options of `TreeOfThoughts`: the seed's, in camelCase, with the seed's defaults. */
-export interface TreeOfThoughtsOptions<O extends OutputType = OutputType> {
+export interface TreeOfThoughtsOptions<O extends OutputType = OutputType> extends GuardrailOptions {
   /** Used in logs and the conversation, and as the prefix of internal agent names (default `'Tree-of-Thoughts-Agent'`). */
   name?: string;
   description?: string;
@@ -72,8 +75,11 @@ export interface TreeOfThoughtsOptions<O extends OutputType = OutputType> {
    * `Infinity`, so each level takes one call's time; a shared `limiter` still caps the calls).
    */
   maxWorkers?: number;
-  /** How `run` formats the conversation (default `'final'`: the answer string). */
-  outputType?: O;
+  /**
+   * How `run` formats the conversation (default `'final'`: the answer string); or a `z.object(...)`:
+   * the answer is written as a validated object (`search(...).finalOutput`, its JSON as the answer).
+   */
+  outputType?: O | z.ZodObject;
   /** Log every evaluated candidate with its depth, score and flags to stderr. */
   verbose?: boolean;
   /** Settings for every internal model call. */
@@ -101,9 +107,22 @@ export interface ResolvedOptions {
   temperature: number | undefined;
   maxWorkers: number;
   outputType: OutputType;
+  /** The schema of a typed answer (`outputType` given as a `z.object`). */
+  answerSchema: z.ZodObject | undefined;
   verbose: boolean;
   maxTokens: number | undefined;
   maxRepairs: number;
+}
+
+// The conversation format of `run`, and the schema of a typed answer.
+function formatOrSchemaOptions(options: TreeOfThoughtsOptions) {
+  const chosen = formatOrSchema(owner, options.outputType, outputTypes, 'final');
+  if (chosen.schema && options.answerStrategy !== undefined && options.answerStrategy !== 'model') {
+    throw new ConfigError(
+      `${owner}: a z.object outputType is written by the model's answer call: leave answerStrategy 'model'.`,
+    );
+  }
+  return { outputType: chosen.format, answerSchema: chosen.schema };
 }
 
 /** Applies the seed's defaults and throws a `ConfigError` naming the first invalid option. */
@@ -127,7 +146,7 @@ export function resolveOptions(options: TreeOfThoughtsOptions): ResolvedOptions 
     evaluationCriteria: options.evaluationCriteria,
     temperature: options.temperature,
     maxWorkers: concurrencyOption(owner, 'maxWorkers', options.maxWorkers),
-    outputType: outputTypeOption(owner, options.outputType),
+    ...formatOrSchemaOptions(options),
     verbose: booleanOption(owner, 'verbose', options.verbose, false),
     maxTokens: optionalIntegerOption(owner, 'agentOptions.maxTokens', options.agentOptions?.maxTokens),
     maxRepairs: integerOption(owner, 'agentOptions.maxRepairs', options.agentOptions?.maxRepairs, 0, 0),

@@ -6,6 +6,7 @@ import {
   Conversation,
   emptyUsage,
   finishedPause,
+  type GuardrailOptions,
   isPause,
   isRunStop,
   type Model,
@@ -19,6 +20,7 @@ import {
   type Tool,
   type Topology,
   type Usage,
+  validateGuardrails,
 } from '@swarm/core';
 import { functionAnswer, modelAnswer } from './answer-writer.js';
 import { bfs } from './bfs.js';
@@ -55,6 +57,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
   readonly #options: ResolvedOptions;
   readonly #model: Model;
   readonly #usage: Usage = emptyUsage();
+  readonly #guardrails: GuardrailOptions;
 
   constructor(options: TreeOfThoughtsOptions<O> = {}) {
     this.#options = resolveOptions(options);
@@ -62,6 +65,9 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
     this.description = this.#options.description;
     // A bad model string fails here; API keys are read at the first call.
     this.#model = resolveModel(this.#options.model);
+    validateGuardrails(options, 'TreeOfThoughts');
+    const { inputGuardrails, outputGuardrails } = options;
+    this.#guardrails = { inputGuardrails, outputGuardrails };
   }
 
   /** Token usage summed over every search this instance ran (a copy). */
@@ -89,7 +95,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       throw new ConfigError('TreeOfThoughts.run: task must be a non-empty string.');
     }
     const o = this.#options;
-    const guarded = await openTopologyRun({ type: 'TreeOfThoughts' }, task, options);
+    const guarded = await openTopologyRun({ type: 'TreeOfThoughts', ...this.#guardrails }, task, options);
     const run = new SearchRun(task, o, () => this.#model, guarded.context);
     const root = new ThoughtNode({ id: 0, content: '', depth: 0, parent: null, isFinal: false });
     run.ctx.emit({ type: 'run.start', agent: o.name, task });
@@ -104,7 +110,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       // 5. Answer from the best path: the solution, else the most promising partial path.
       const bestNode = solution ?? bestPartialNode(root);
       const solved = solution !== null;
-      const answer = await this.#answer(run, root, bestNode, solved);
+      const { answer, finalOutput } = await this.#answer(run, root, bestNode, solved);
       const steps = bestNode?.steps ?? [];
       const conversation = new Conversation();
       conversation.add('user', task);
@@ -120,6 +126,7 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
         bestNode,
         root,
         nodesExpanded: run.expansions,
+        ...(finalOutput !== undefined && { finalOutput }),
         ...runTotals(run.ctx),
         interrupted: run.interruption !== undefined,
         ...(run.interruption && { interruptionReason: run.interruption.reason }),
@@ -254,18 +261,19 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
     root: ThoughtNode,
     bestNode: ThoughtNode | null,
     solved: boolean,
-  ): Promise<string> {
+  ): Promise<{ answer: string; finalOutput?: unknown }> {
     const writer = this.#options.answerStrategy;
     const steps = bestNode?.steps ?? [];
     if (writer === 'model') run.ctx.checkBudget();
     try {
       return writer === 'model'
         ? await modelAnswer(run, steps, solved)
-        : await functionAnswer(writer, run, steps, solved);
+        : { answer: await functionAnswer(writer, run, steps, solved) };
     } catch (error) {
       if (isRunStop(error)) throw error;
       run.warn('answer', bestNode ?? root, error);
-      if (solved && bestNode) return bestNode.content;
+      // A typed answer has no stand-in: a solution's step is not the object.
+      if (solved && bestNode && !this.#options.answerSchema) return { answer: bestNode.content };
       throw new NoAnswerError(run.task, root, error);
     }
   }

@@ -5,6 +5,7 @@ import {
   budgetStop,
   ConfigError,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   isAbort,
@@ -61,7 +62,7 @@ export interface HumanStepInfo {
 export type HumanStep = (input: string, info: HumanStepInfo) => string | Promise<string>;
 
 /** Options of an AgentRearrange. */
-export interface AgentRearrangeOptions {
+export interface AgentRearrangeOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'agent-rearrange'`). */
   name?: string;
   /** The members the flow may name (Agents or Topologies, by `name`). */
@@ -144,6 +145,7 @@ export class AgentRearrange extends BaseTopology<AgentRearrangeResult> {
     this.context = contextOption('AgentRearrange', options.context);
     this.maxLoops = integerOption('AgentRearrange', 'maxLoops', options.maxLoops, 1, 1);
     this.teamAwareness = booleanOption('AgentRearrange', 'teamAwareness', options.teamAwareness, false);
+    this.withGuardrails(options);
   }
 
   /** The plan as numbered text: who runs when, on what, in parallel with whom. No model is called. */

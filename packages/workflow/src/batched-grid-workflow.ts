@@ -2,6 +2,7 @@ import {
   BaseTopology,
   ConfigError,
   concurrencyOption,
+  type GuardrailOptions,
   interruptionFields,
   type Member,
   type RunOptions,
@@ -15,7 +16,7 @@ import { batchAnswers, joinOutputs, type MemberRecord, runSettled } from './memb
 import { nameOption } from './options.js';
 
 /** Options of a BatchedGridWorkflow. */
-export interface BatchedGridWorkflowOptions {
+export interface BatchedGridWorkflowOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'batched-grid-workflow'`). */
   name?: string;
   /** Agents or topologies; member i works on task i. */
@@ -48,6 +49,7 @@ export class BatchedGridWorkflow extends BaseTopology<BatchedGridWorkflowResult>
     this.#agents = validateMembers(options?.agents, 'BatchedGridWorkflow');
     this.name = nameOption('BatchedGridWorkflow', options.name, 'batched-grid-workflow');
     this.#maxWorkers = concurrencyOption('BatchedGridWorkflow', 'maxWorkers', options.maxWorkers);
+    this.withGuardrails(options);
   }
 
   /**

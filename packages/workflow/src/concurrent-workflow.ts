@@ -4,6 +4,7 @@ import {
   budgetStop,
   ConfigError,
   concurrencyOption,
+  type GuardrailOptions,
   interruptionFields,
   isMember,
   type Member,
@@ -26,7 +27,7 @@ import {
 import { checkTask, nameOption } from './options.js';
 
 /** Options of a ConcurrentWorkflow. */
-export interface ConcurrentWorkflowOptions {
+export interface ConcurrentWorkflowOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'concurrent-workflow'`). */
   name?: string;
   /** Agents or topologies; all work on the task at once. */
@@ -79,6 +80,7 @@ export class ConcurrentWorkflow extends BaseTopology<ConcurrentWorkflowResult> {
     }
     this.#onError = onError;
     this.#maxWorkers = concurrencyOption('ConcurrentWorkflow', 'maxWorkers', options.maxWorkers);
+    this.withGuardrails(options);
   }
 
   /** Runs every member on `task` at once, then the aggregator (if any) on their outputs. */

@@ -11,40 +11,46 @@ const agents = (model: Model, tools: Tool[], ...names: string[]) =>
   names.map((name) => new Agent({ name, model, tools }));
 
 topologyConformanceTests('SequentialWorkflow', {
-  create: (model, { tools }) =>
-    new SequentialWorkflow({ agents: agents(model, tools, 'researcher', 'writer', 'editor') }),
+  create: (model, { tools, guardrails }) =>
+    new SequentialWorkflow({ ...guardrails, agents: agents(model, tools, 'researcher', 'writer', 'editor') }),
 });
 
 topologyConformanceTests('ConcurrentWorkflow', {
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new ConcurrentWorkflow({
+      ...guardrails,
       agents: agents(model, tools, 'optimist', 'pessimist', 'realist'),
       aggregator: new Agent({ name: 'judge', model, tools }),
     }),
 });
 
 topologyConformanceTests('AgentRearrange', {
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new AgentRearrange({
+      ...guardrails,
       agents: agents(model, tools, 'researcher', 'writer', 'critic', 'editor'),
       flow: 'researcher -> writer, critic -> editor',
     }),
 });
 
 topologyConformanceTests('RoundRobin', {
-  create: (model, { tools }) =>
-    new RoundRobin({ agents: agents(model, tools, 'alice', 'bob', 'carol'), rounds: 2 }),
+  create: (model, { tools, guardrails }) =>
+    new RoundRobin({ ...guardrails, agents: agents(model, tools, 'alice', 'bob', 'carol'), rounds: 2 }),
 });
 
 topologyConformanceTests('BatchedGridWorkflow', {
-  create: (model, { tools }) =>
-    new BatchedGridWorkflow({ agents: agents(model, tools, 'translator', 'summarizer', 'critic') }),
+  create: (model, { tools, guardrails }) =>
+    new BatchedGridWorkflow({
+      ...guardrails,
+      agents: agents(model, tools, 'translator', 'summarizer', 'critic'),
+    }),
 });
 
 topologyConformanceTests('GraphWorkflow', {
-  create: (model, { tools }) => {
+  create: (model, { tools, guardrails }) => {
     const [plan, frontend, backend, review] = agents(model, tools, 'plan', 'frontend', 'backend', 'review');
     return new GraphWorkflow({
+      ...guardrails,
       nodes: { plan: plan!, frontend: frontend!, backend: backend!, review: review! },
       edges: [
         ['plan', 'frontend'],

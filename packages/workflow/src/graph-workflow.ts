@@ -3,6 +3,7 @@ import {
   type BudgetReason,
   budgetStop,
   concurrencyOption,
+  type GuardrailOptions,
   interruptionFields,
   isAbort,
   isPause,
@@ -26,7 +27,7 @@ import {
 import { checkTask, nameOption } from './options.js';
 
 /** Options of a GraphWorkflow: members as nodes of a DAG, and the edges between them. */
-export interface GraphWorkflowOptions {
+export interface GraphWorkflowOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'graph-workflow'`). */
   name?: string;
   /** Node id to the Agent or Topology at that node; ids name the nodes everywhere in the result. */
@@ -62,6 +63,7 @@ export class GraphWorkflow extends BaseTopology<GraphWorkflowResult> {
     this.#graph = checkGraph(options?.nodes, options?.edges);
     this.name = nameOption('GraphWorkflow', options.name, 'graph-workflow');
     this.#maxWorkers = concurrencyOption('GraphWorkflow', 'maxWorkers', options.maxWorkers);
+    this.withGuardrails(options);
   }
 
   /** Runs the graph on `task`. */

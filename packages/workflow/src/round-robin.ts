@@ -1,5 +1,6 @@
 import {
   BaseTopology,
+  type GuardrailOptions,
   integerOption,
   interruptionFields,
   type Member,
@@ -12,7 +13,7 @@ import { handOn, runInTurn, runStep } from './member-run.js';
 import { checkTask, nameOption } from './options.js';
 
 /** Options of a RoundRobin. */
-export interface RoundRobinOptions {
+export interface RoundRobinOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'round-robin'`). */
   name?: string;
   /** At least two agents or topologies, taking turns in this order. */
@@ -50,6 +51,7 @@ export class RoundRobin extends BaseTopology<RoundRobinResult> {
     this.#agents = validateMembers(options?.agents, 'RoundRobin', { min: 2 });
     this.name = nameOption('RoundRobin', options.name, 'round-robin');
     this.#rounds = integerOption('RoundRobin', 'rounds', options.rounds, 1, 1);
+    this.withGuardrails(options);
   }
 
   /** Runs `rounds` rounds of turns on `task`. */

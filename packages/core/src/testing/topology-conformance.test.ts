@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentResult } from '../agent.js';
 import { nonEmptyAnswer } from '../empty-answer.js';
-import { isAbort } from '../errors.js';
+import { isAbort, isPause, RunPausedError } from '../errors.js';
+import type { GuardrailOptions } from '../guardrail.js';
 import { runMember } from '../member.js';
 import { RunContext, type RunOptions } from '../run-context.js';
 import type { Tool } from '../tool.js';
@@ -26,7 +27,9 @@ type Flaw =
   | 'no-journal-totals'
   | 'passes-empty'
   | 'own-totals'
-  | 'drops-attachments';
+  | 'drops-attachments'
+  | 'ignores-constructor-guardrails'
+  | 'pause-without-totals';
 
 /** Two agents in turn, then a summary: a correct topology, or one with a single deliberate flaw. */
 class Relay extends BaseTopology {
@@ -39,8 +42,12 @@ class Relay extends BaseTopology {
     model: Model,
     readonly flaw: Flaw = 'none',
     tools: Tool[] = [],
+    guardrails: GuardrailOptions = {},
   ) {
     super();
+    // Reads the guardrails, as a constructor that takes the option does, and drops them.
+    const { inputGuardrails, outputGuardrails } = guardrails;
+    if (flaw !== 'ignores-constructor-guardrails') this.withGuardrails({ inputGuardrails, outputGuardrails });
     const given = flaw === 'ignores-tools' ? [] : tools;
     this.#agents = ['first', 'second', 'third'].map((name) => new Agent({ name, model, tools: given }));
   }
@@ -68,6 +75,12 @@ class Relay extends BaseTopology {
         usage: { ...context.usage },
         llmCalls: context.llmCalls,
       }));
+    }
+    if (this.flaw === 'pause-without-totals') {
+      // Rethrows the pause as a new one, dropping the totals the run put on it.
+      return runTopology(this, { task }, options, (c) => this.#body(task, c)).catch((error: unknown) => {
+        throw isPause(error) ? new RunPausedError(error.pending) : error;
+      });
     }
     return runTopology(this, { task }, options, (context) => this.#body(task, context));
   }
@@ -110,7 +123,9 @@ class Relay extends BaseTopology {
 }
 
 const checksFor = (flaw: Flaw): ConformanceCheck[] =>
-  topologyConformance({ create: (model, { tools }) => new Relay(model, flaw, tools) });
+  topologyConformance({
+    create: (model, { tools, guardrails }) => new Relay(model, flaw, tools, guardrails),
+  });
 
 async function failures(flaw: Flaw, only?: string): Promise<string[]> {
   const failed: string[] = [];
@@ -126,7 +141,7 @@ async function failures(flaw: Flaw, only?: string): Promise<string[]> {
 }
 
 topologyConformanceTests('a correct topology', {
-  create: (model, { tools }) => new Relay(model, 'none', tools),
+  create: (model, { tools, guardrails }) => new Relay(model, 'none', tools, guardrails),
 });
 
 describe('topologyConformance catches a broken topology', () => {
@@ -167,6 +182,18 @@ describe('topologyConformance catches a broken topology', () => {
       'an input guardrail that trips cancels the first model call and ends the run with GuardrailTripwireError',
     );
     expect(failed).toContain("an output guardrail checks the run's output and can end the run");
+  });
+
+  it('fails a topology that takes guardrails in its constructor and never applies them', async () => {
+    expect(await failures('ignores-constructor-guardrails')).toEqual([
+      "guardrails given to the topology's constructor trip on its input and on its output",
+    ]);
+  });
+
+  it("fails a topology whose pause does not carry the run's totals", async () => {
+    expect(await failures('pause-without-totals')).toEqual([
+      'a member whose tool needs approval pauses the whole run, and approving resumes it to the same answer',
+    ]);
   });
 
   it('fails a topology whose totals leave out the runs nested in its members', async () => {

@@ -10,6 +10,7 @@ import {
   SwarmError,
 } from '../errors.js';
 import type { SwarmEvent } from '../events.js';
+import type { GuardrailOptions } from '../guardrail.js';
 import { memoryJournal } from '../journal.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import { RunContext } from '../run-context.js';
@@ -26,6 +27,11 @@ export interface ConformanceCreateOptions {
    * runs its tool loop). The pausing checks put a tool that needs approval here.
    */
   tools: Tool[];
+  /**
+   * Guardrails to give the topology's constructor (spread them into its options): the constructor
+   * guardrails check proves they trip. A `create` that never reads them skips that check.
+   */
+  guardrails: GuardrailOptions;
 }
 
 /** What `topologyConformance` needs: how to build the topology over a model, and a model for it. */
@@ -92,7 +98,24 @@ export function topologyConformance<R extends TopologyResult>(
   const task = options.task ?? 'What are three uses of a paperclip?';
   const freshModel = () => new CountingModel(options.model?.() ?? autoModel());
   const abortWithinTurns = options.abortWithinTurns ?? 100;
-  const create = (model: Model, tools: Tool[] = []) => options.create(model, { tools });
+  const create = (model: Model, tools: Tool[] = [], guardrails: GuardrailOptions = {}) =>
+    options.create(model, { tools, guardrails });
+
+  // Builds a topology with `guardrails` for its constructor; `read` says whether `create` took them.
+  const createGuarded = (model: Model, guardrails: GuardrailOptions) => {
+    const seen = { read: false };
+    const watched: GuardrailOptions = {
+      get inputGuardrails() {
+        seen.read = true;
+        return guardrails.inputGuardrails;
+      },
+      get outputGuardrails() {
+        seen.read = true;
+        return guardrails.outputGuardrails;
+      },
+    };
+    return { topology: create(model, [], watched), read: () => seen.read };
+  };
 
   const fullRun = async () => {
     const model = freshModel();
@@ -273,6 +296,55 @@ export function topologyConformance<R extends TopologyResult>(
           `the run ended with ${describe(outcome)}, not GuardrailTripwireError`,
         );
         expectEqual(seen, [full.output], 'the output guardrail did not see the output once');
+      },
+    },
+    {
+      name: "guardrails given to the topology's constructor trip on its input and on its output",
+      run: async () => {
+        const input = createGuarded(freshModel(), {
+          inputGuardrails: [{ name: 'conformance-constructor-input', check: () => ({ tripwire: true }) }],
+        });
+        if (!input.read()) {
+          console.info(
+            "constructor guardrails check skipped: create does not give options.guardrails to the topology's constructor",
+          );
+          return;
+        }
+        const inputOutcome = await input.topology.run(task).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(
+          SwarmError.isInstance(inputOutcome) &&
+            inputOutcome.code === 'GUARDRAIL_TRIPWIRE' &&
+            (inputOutcome as GuardrailTripwireError).guardrail === 'conformance-constructor-input',
+          `an input guardrail given to the constructor tripped, yet the run ended with ${describe(inputOutcome)}: call this.withGuardrails(options) in the constructor`,
+        );
+
+        const { result: full } = await fullRun();
+        const seen: string[] = [];
+        const output = createGuarded(freshModel(), {
+          outputGuardrails: [
+            {
+              name: 'conformance-constructor-output',
+              check: (value) => {
+                seen.push(value);
+                return { tripwire: true };
+              },
+            },
+          ],
+        });
+        const outputOutcome = await output.topology.run(task).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(
+          SwarmError.isInstance(outputOutcome) &&
+            outputOutcome.code === 'GUARDRAIL_TRIPWIRE' &&
+            (outputOutcome as GuardrailTripwireError).guardrail === 'conformance-constructor-output',
+          `an output guardrail given to the constructor tripped, yet the run ended with ${describe(outputOutcome)}`,
+        );
+        expectEqual(seen, [full.output], 'the constructor output guardrail did not see the output once');
       },
     },
     {
@@ -519,6 +591,10 @@ export function topologyConformance<R extends TopologyResult>(
           const pause = outcome.error as RunPausedError;
           pauses += 1;
           expect(pause.pending.length > 0, 'RunPausedError.pending is empty');
+          expect(
+            pause.liveCalls === model.calls && pause.llmCalls === pause.replayedCalls + pause.liveCalls,
+            `RunPausedError says llmCalls ${pause.llmCalls} (live ${pause.liveCalls}); the model saw ${model.calls} calls before the pause (end the run with finishedPause(context, error))`,
+          );
           expect(
             pause.pending.every((p) => p.tool === approvalToolName && p.runId === runId),
             `RunPausedError.pending does not name the tool and run id: ${JSON.stringify(pause.pending)}`,
