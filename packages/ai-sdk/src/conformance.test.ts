@@ -26,14 +26,15 @@ const agents = (model: Model, tools: Tool[], ...names: string[]) =>
 
 topologyConformanceTests('SequentialWorkflow on an AI SDK model', {
   model: answeringModel,
-  create: (model, { tools }) =>
-    new SequentialWorkflow({ agents: agents(model, tools, 'researcher', 'writer', 'editor') }),
+  create: (model, { tools, guardrails }) =>
+    new SequentialWorkflow({ ...guardrails, agents: agents(model, tools, 'researcher', 'writer', 'editor') }),
 });
 
 topologyConformanceTests('ConcurrentWorkflow on an AI SDK model', {
   model: answeringModel,
-  create: (model, { tools }) =>
+  create: (model, { tools, guardrails }) =>
     new ConcurrentWorkflow({
+      ...guardrails,
       agents: agents(model, tools, 'optimist', 'pessimist'),
       aggregator: new Agent({ name: 'judge', model }),
     }),

@@ -2,6 +2,7 @@ import {
   Agent,
   ConfigError,
   concurrencyOption,
+  type GuardrailOptions,
   integerOption,
   isMember,
   isTopology,
@@ -45,8 +46,8 @@ export interface CoordinatedModels {
   coordinator?: ModelLike;
 }
 
-/** Options of `CoordinatedTreeOfThoughts` (DESIGN 5.2). */
-export interface CoordinatedTreeOfThoughtsOptions {
+/** Options of `CoordinatedTreeOfThoughts` (DESIGN 5.2), with the run's input and output guardrails. */
+export interface CoordinatedTreeOfThoughtsOptions extends GuardrailOptions {
   /** Default `'Coordinated-Tree-of-Thoughts'`. */
   name?: string;
   description?: string;

@@ -45,6 +45,7 @@ export class CoordinatedTreeOfThoughts extends BaseTopology<CoordinatedTreeOfTho
     this.description = this.#options.description;
     const rpm = this.#options.requestsPerMinute;
     this.#rate = rpm === undefined ? undefined : new RequestRate(rpm);
+    this.withGuardrails(options);
   }
 
   /** Explores the problem and synthesizes the answer; the result holds the whole tree. */
