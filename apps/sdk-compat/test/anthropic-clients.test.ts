@@ -111,7 +111,7 @@ describe.each(Object.keys(clients) as (keyof typeof clients)[])('an %s client', 
       .catch((caught: unknown) => caught);
     expect(timedOut).toBeInstanceOf(ModelError);
     expect((timedOut as Error).message).toMatch(/timed out after 100 ms/);
-    await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+    await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 5_000, interval: 5 });
 
     server.enqueue({ fault: 'stall' });
     const controller = new AbortController();
@@ -119,10 +119,10 @@ describe.each(Object.keys(clients) as (keyof typeof clients)[])('an %s client', 
       messages: [{ role: 'user', content: 'hi' }],
       signal: controller.signal,
     });
-    await vi.waitFor(() => expect(server.openResponses).toBe(1), { timeout: 2_000, interval: 5 });
+    await vi.waitFor(() => expect(server.openResponses).toBe(1), { timeout: 5_000, interval: 5 });
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(AbortError);
-    await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+    await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 5_000, interval: 5 });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

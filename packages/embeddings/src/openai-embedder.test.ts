@@ -24,14 +24,17 @@ async function faultingServer(...faults: MockStep[]): Promise<MockProviderServer
   return server;
 }
 
-/** Short waits so the suite runs in seconds: a 1 ms first backoff, a 500 ms attempt timeout. */
+/**
+ * Short waits so the suite runs in seconds: a 1 ms first backoff, a 2 s attempt timeout (a hang is
+ * cut there; an answer on a loaded machine's loopback must never be).
+ */
 function embedderOn(target: MockProviderServer, options: OpenAIEmbedderOptions = {}) {
   return openaiEmbedder('text-embedding-3-small', {
     apiKey: 'test-key',
     baseURL: target.openaiBaseURL,
     maxRetries: 2,
     initialRetryDelayMs: 1,
-    timeoutMs: 500,
+    timeoutMs: 2_000,
     ...options,
   });
 }
@@ -50,8 +53,10 @@ function timers(): number {
   return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
 }
 
+/** Waits up to 5 s for `condition`, checked every few milliseconds. */
 async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1_000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  const deadline = performance.now() + 5_000;
+  while (!condition() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(condition()).toBe(true);
 }
 

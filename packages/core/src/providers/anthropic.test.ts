@@ -413,7 +413,7 @@ describe('anthropicModel request options', () => {
         expect((error as Error).message).toMatch(/timed out after 300 ms/);
         expect(performance.now() - started).toBeLessThan(5_000);
         // The SDK's request was cut, not abandoned: the server sees the connection close.
-        await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+        await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 5_000, interval: 5 });
       }
     }
   });

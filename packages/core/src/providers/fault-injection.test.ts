@@ -27,8 +27,8 @@ afterEach(async () => {
   await server.close();
 });
 
-/** Short waits so the whole suite runs in seconds: a 1 ms first backoff, a 750 ms attempt timeout. */
-const fast: ProviderCallOptions = { maxRetries: 2, initialRetryDelayMs: 1, timeoutMs: 750 };
+/** Short waits so the whole suite runs in seconds: a 1 ms first backoff, a 2 s attempt timeout (a hang is cut there; a loaded machine's loopback answer must never be). */
+const fast: ProviderCallOptions = { maxRetries: 2, initialRetryDelayMs: 1, timeoutMs: 2_000 };
 
 const providers = {
   openai: (options: ProviderCallOptions = {}) =>

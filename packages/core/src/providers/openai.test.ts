@@ -448,7 +448,7 @@ describe('openaiModel', () => {
         expect((error as Error).message).toMatch(/timed out after 100 ms/);
         expect(performance.now() - started).toBeLessThan(5_000);
         // The SDK's request was cut, not abandoned: the server sees the connection close.
-        await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+        await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 5_000, interval: 5 });
       }
     }
   });
@@ -462,10 +462,10 @@ describe('openaiModel', () => {
         messages: [{ role: 'user', content: 'hi' }],
         signal: controller.signal,
       });
-      await vi.waitFor(() => expect(server.openResponses).toBe(1), { timeout: 2_000, interval: 5 });
+      await vi.waitFor(() => expect(server.openResponses).toBe(1), { timeout: 5_000, interval: 5 });
       controller.abort();
       await expect(pending).rejects.toBeInstanceOf(AbortError);
-      await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 2_000, interval: 5 });
+      await vi.waitFor(() => expect(server.openResponses).toBe(0), { timeout: 5_000, interval: 5 });
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     }
   });
