@@ -48,7 +48,7 @@ export interface CouncilAsAJudgeOptions<TOutput = string> extends GuardrailOptio
   /** Runs one built-in judge per dimension (and the aggregator, unless given). */
   model?: ModelLike;
   /** One Agent per dimension, in the order of `dimensions`; replaces the built-in judges. */
-  judges?: Agent[];
+  judges?: readonly Agent<unknown>[];
   /** Names of default dimensions or your own `{ name, description }` (default the six of the original). */
   dimensions?: (string | Dimension)[];
   /** Writes the report from the scores (default an agent on `model`, else on the first judge's model). */
@@ -84,7 +84,7 @@ export class CouncilAsAJudge<TOutput = string> extends BaseTopology<CouncilAsAJu
   readonly type = 'CouncilAsAJudge';
   readonly name: string;
   readonly dimensions: readonly Dimension[];
-  readonly judges: readonly Agent[];
+  readonly judges: readonly Agent<unknown>[];
   readonly aggregator: Member;
   readonly #maxWorkers: number;
   readonly #maxRepairs: number;
@@ -198,7 +198,7 @@ export class CouncilAsAJudge<TOutput = string> extends BaseTopology<CouncilAsAJu
     });
   }
 
-  async #judge(judge: Agent, dimension: Dimension, exchange: string, context: RunContext) {
+  async #judge(judge: Agent<unknown>, dimension: Dimension, exchange: string, context: RunContext) {
     const prompt = `Judge the response below on one dimension only.\nDimension: ${dimension.name}: ${dimension.description}\n\n${exchange}`;
     const { object } = await judge.generateObject(judgeSchema, prompt, {
       context,

@@ -55,7 +55,7 @@ export interface DebateWithJudgeOptions<TOutput = string> extends GuardrailOptio
   /** Argues against it (an Agent or a Topology). */
   con: Member;
   /** Gives a structured verdict after each round, so it must be an Agent. */
-  judge: Agent;
+  judge: Agent<unknown>;
   /** Rounds at most (default 3); the judge may stop earlier by declaring convergence. */
   maxLoops?: number;
   /** Validation failures sent back to the judge before its verdict counts as failed (default 2). */
@@ -93,7 +93,7 @@ export class DebateWithJudge<TOutput = string> extends BaseTopology<DebateWithJu
   readonly name: string;
   readonly pro: Member;
   readonly con: Member;
-  readonly judge: Agent;
+  readonly judge: Agent<unknown>;
   readonly maxLoops: number;
   readonly #maxRepairs: number;
   // The judge's verdict schema: with outputType, its synthesis is the typed answer.

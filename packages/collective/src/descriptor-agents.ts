@@ -7,9 +7,9 @@ import { Agent, ConfigError, isMember, type Member, type RoleRef, splitHead } fr
 export function splitRole(
   owner: string,
   option: string,
-  agents: readonly Agent[],
+  agents: readonly Agent<unknown>[],
   name: string | undefined,
-): { role: Agent; rest: Agent[] } {
+): { role: Agent<unknown>; rest: Agent<unknown>[] } {
   const index = name === undefined ? agents.length - 1 : agents.findIndex((a) => a.name === name);
   if (index < 0) {
     throw new ConfigError(
@@ -29,11 +29,11 @@ export function splitRole(
 export function headAndWorkers(
   owner: string,
   role: string,
-  agents: readonly Agent[],
+  agents: readonly Agent<unknown>[],
   given: RoleRef | undefined,
   headModel: string | undefined,
   instructions: string,
-): { head: Member; workers: Agent[] } {
+): { head: Member; workers: Agent<unknown>[] } {
   const { head, workers } = splitHead(`${owner} descriptor`, role, agents, given, headModel);
   if (isMember(head)) return { head, workers };
   const taken = new Set(agents.map((a) => a.name));

@@ -56,7 +56,7 @@ export type PromptBias = 'engage' | 'neutral' | 'reserved';
 export interface GroupChatOptions extends GuardrailOptions {
   name?: string;
   /** The participants, at least two; Agents only (a bid is a forced function call). */
-  agents: Member[];
+  agents: readonly Member[];
   /** A bid must be strictly above this (after the recency penalty) to speak: 0 to below 1 (default 0.5). */
   threshold?: number;
   /** Taken off the score of an agent among the last `recencyWindow` speakers (default 0.3). */
@@ -117,7 +117,7 @@ const BLANK_BID = 'the bid had no message';
 export class GroupChat extends BaseTopology<GroupChatResult> {
   readonly type = 'GroupChat';
   readonly name: string;
-  readonly agents: readonly Agent[];
+  readonly agents: readonly Agent<unknown>[];
   readonly threshold: number;
   readonly recencyPenalty: number;
   readonly recencyWindow: number;
@@ -286,7 +286,7 @@ export class GroupChat extends BaseTopology<GroupChatResult> {
     return {};
   }
 
-  #bidTurns(conversation: Conversation, agent: Agent): Message[] {
+  #bidTurns(conversation: Conversation, agent: Agent<unknown>): Message[] {
     return [
       ...conversation.toMessages(agent.name),
       { role: 'user', content: `${agent.name}, it is time to bid: call respond.` },

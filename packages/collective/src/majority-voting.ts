@@ -68,7 +68,7 @@ export interface MajorityVotingOptions extends GuardrailOptions {
   /** Consensus mode: rounds of answers and consensus; from the second, each voter refines its answer seeing the others' and the consensus (default 1). */
   maxLoops?: number;
   /** The voters. An Agent votes with `{ answer, confidence, reasoning }`; a Topology's output is its answer. */
-  agents: Member[];
+  agents: readonly Member[];
   /**
    * Writes the final text from the votes and the tally; without it the winning answer is the output.
    * Consensus mode needs one: by default an agent on the first Agent voter's model.

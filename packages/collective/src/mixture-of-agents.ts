@@ -38,7 +38,7 @@ import { requireMember } from './options.js';
 export interface MixtureOfAgentsOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
   /** The workers: each answers in every layer (Agents or whole Topologies). */
-  agents: Member[];
+  agents: readonly Member[];
   /** Answers the task itself from the last layer's answers. */
   aggregator: Member;
   /** Rounds of answers (default 3): the first from the task alone, the next from the previous round's answers. */

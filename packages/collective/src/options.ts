@@ -13,14 +13,14 @@ import type { z } from 'zod';
  * Checks that a member who must make structured decisions (forced function calls) is an Agent:
  * a Topology answers in text only, so it cannot bid, vote, rank or judge.
  */
-export function requireAgent(owner: string, option: string, member: Member, why: string): Agent {
+export function requireAgent(owner: string, option: string, member: Member, why: string): Agent<unknown> {
   if (isTopology(member)) {
     throw new ConfigError(
       `${owner}: ${option} "${memberName(member)}" is a Topology, but ${why}, which needs an Agent (a forced function call). Give an Agent; it may call the topology through topology.asTool().`,
     );
   }
   // Its structured decisions go through generateObject, whatever the agent's own outputType.
-  return member as Agent;
+  return member;
 }
 
 /** Checks a member option that must be an Agent or a Topology. */

@@ -22,7 +22,7 @@ export const roleRefSchema: z.ZodType<RoleRef> = z.union([
 export interface HeadSplit {
   /** One of the agents or a given Member, or a model the topology builds its own head on. */
   head: Member | Model;
-  workers: Agent[];
+  workers: Agent<unknown>[];
 }
 
 /**
@@ -34,7 +34,7 @@ export interface HeadSplit {
 export function splitHead(
   owner: string,
   role: string,
-  agents: readonly Agent[],
+  agents: readonly Agent<unknown>[],
   given: RoleRef | undefined,
   headModel?: ModelLike,
 ): HeadSplit {

@@ -47,8 +47,8 @@ export interface TopologyDescriptor<C = unknown> {
    */
   configSchema?: z.ZodType<C>;
   /** The worst case of one run with these agents and config: a cost preview before running. */
-  worstCase?(agents: readonly Agent[], config: C): WorstCase;
-  create(agents: Agent[], config: C): Topology;
+  worstCase?(agents: readonly Agent<unknown>[], config: C): WorstCase;
+  create(agents: readonly Agent<unknown>[], config: C): Topology;
 }
 
 /** Base class giving any topology written as `run` its `stream` for free. */

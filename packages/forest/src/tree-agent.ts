@@ -42,7 +42,7 @@ export const DEFAULT_KEYWORD_WEIGHT = 0.3;
 /** Options of a TreeAgent: either a ready core `agent`, or the fields to build one. */
 export interface TreeAgentOptions {
   /** A ready agent to wrap; its `instructions` are the system prompt unless `systemPrompt` is given. */
-  agent?: Agent;
+  agent?: Agent<unknown>;
   name?: string;
   /** What the agent is expert in: it is the agent's instructions and what routing compares tasks with. */
   systemPrompt?: string;
@@ -103,7 +103,7 @@ export class TreeAgent {
   /** True when `keywords` were given, false when they were extracted from the prompt. */
   readonly keywordsGiven: boolean;
   /** The core agent that runs tasks. */
-  readonly agent: Agent;
+  readonly agent: Agent<unknown>;
   readonly verbose: boolean;
   readonly #logger: ForestLogger;
   readonly #embedderOption: Embedder | undefined;

@@ -33,7 +33,7 @@ export async function runTurn(
 // Calls answered as not executed and failed handoff attempts are left out: they changed nothing.
 function turnItems(
   agent: string,
-  result: AgentResult,
+  result: AgentResult<unknown>,
   handoffNames: Set<string>,
   handoff: HandoffCall | undefined,
 ): HistoryItem[] {

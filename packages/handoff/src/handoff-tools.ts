@@ -5,7 +5,7 @@ import { formatArguments } from './history.js';
 /** A member of the swarm as the handoff tools see it: its name, what it is for, how to reach it. */
 export interface Peer {
   name: string;
-  agent: Agent;
+  agent: Agent<unknown>;
   description: string | undefined;
   inputType: z.ZodObject | undefined;
 }

@@ -33,11 +33,11 @@ export interface HandoffOptions {
 /** A peer agent wrapped with handoff options; put it in `Team.swarm({ agents })` in place of the agent. */
 export interface Handoff extends HandoffOptions {
   readonly kind: 'handoff';
-  readonly agent: Agent;
+  readonly agent: Agent<unknown>;
 }
 
 /** Wraps a peer so that handing off to it is typed (`inputType`), filtered (`inputFilter`) or described. */
-export function handoff(agent: Agent, options: HandoffOptions = {}): Handoff {
+export function handoff(agent: Agent<unknown>, options: HandoffOptions = {}): Handoff {
   if (!(agent instanceof Agent)) throw new ConfigError('handoff: the first argument must be an Agent.');
   if (options.inputType !== undefined && !(options.inputType instanceof z.ZodObject)) {
     throw new ConfigError(`handoff("${agent.name}"): inputType must be a z.object(...) schema.`);

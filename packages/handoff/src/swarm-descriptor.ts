@@ -38,7 +38,7 @@ export const swarmDescriptor: TopologyDescriptor<SwarmDescriptorConfig> = {
   create: (agents, config = {}) => build(agents, config),
 };
 
-function build(agents: readonly Agent[], config: SwarmDescriptorConfig): SwarmTeam {
+function build(agents: readonly Agent<unknown>[], config: SwarmDescriptorConfig): SwarmTeam {
   return new SwarmTeam({
     ...config,
     agents: byName(agents),
@@ -46,7 +46,7 @@ function build(agents: readonly Agent[], config: SwarmDescriptorConfig): SwarmTe
   });
 }
 
-function byName(agents: readonly Agent[]): Record<string, Agent> {
+function byName(agents: readonly Agent<unknown>[]): Record<string, Agent<unknown>> {
   const named = Object.fromEntries(agents.map((agent) => [agent.name, agent]));
   if (Object.keys(named).length !== agents.length) {
     throw new ConfigError(

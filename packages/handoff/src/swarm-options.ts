@@ -7,7 +7,7 @@ import { InMemorySessionStore, type SessionStore } from './session-store.js';
 /** Options of `Team.swarm`: the peers, who starts, who may hand off to whom, and the limits. */
 export interface SwarmOptions extends GuardrailOptions {
   /** The peers by name; wrap one in `handoff()` to type, filter or describe handoffs to it. */
-  agents: Record<string, Agent | Handoff>;
+  agents: Record<string, Agent<unknown> | Handoff>;
   /** The agent that gets the first message of a session. */
   entryAgent: string;
   /** Allowed handoff targets per agent (default: everyone but itself); an unlisted agent must answer. */
@@ -103,7 +103,10 @@ export function resolveSwarmOptions(options: SwarmOptions): ResolvedSwarmOptions
   };
 }
 
-function toPeer(name: string, value: Agent | Handoff): Peer & { inputFilter: InputFilter | undefined } {
+function toPeer(
+  name: string,
+  value: Agent<unknown> | Handoff,
+): Peer & { inputFilter: InputFilter | undefined } {
   if (name.trim() === '') throw new ConfigError('Team.swarm: agents: a name must not be empty.');
   if (value instanceof Agent) {
     return { name, agent: value, description: undefined, inputType: undefined, inputFilter: undefined };

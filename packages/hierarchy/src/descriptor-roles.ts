@@ -1,4 +1,5 @@
-import { ConfigError, type RoleRef } from '@swarm/core';
+import { ConfigError, isTopology, type Member, type Model, type RoleRef } from '@swarm/core';
+import type { HeadLike } from './head.js';
 
 /** A role given in `roles` or under its older key of the config, not both. */
 export function roleOf(owner: string, role: string, inRoles: RoleRef | undefined, old: string | undefined) {
@@ -8,4 +9,17 @@ export function roleOf(owner: string, role: string, inRoles: RoleRef | undefined
     );
   }
   return inRoles ?? old;
+}
+
+/**
+ * The head `splitHead` gave, as a head can be: an Agent (typed or not: a head decides through
+ * `generateObject`) or a model. A Topology given in `roles` cannot make structured decisions.
+ */
+export function headOf(owner: string, role: string, head: Member | Model): HeadLike {
+  if (isTopology(head)) {
+    throw new ConfigError(
+      `${owner} descriptor: roles.${role} is a Topology, but the ${role} makes structured decisions: give an Agent's name, an Agent or a model.`,
+    );
+  }
+  return head;
 }

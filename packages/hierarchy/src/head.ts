@@ -16,7 +16,7 @@ import {
 import type { z } from 'zod';
 
 /** Who leads: an Agent (its model, instructions and settings are used), or just a model. */
-export type HeadLike = Agent | ModelLike;
+export type HeadLike = Agent<unknown> | ModelLike;
 
 /**
  * The one who plans, judges or synthesizes (a director, planner, judge): its structured decisions
@@ -27,7 +27,7 @@ export class Head {
   readonly name: string;
   readonly model: Model;
   readonly instructions: string;
-  readonly #agent: Agent | undefined;
+  readonly #agent: Agent<unknown> | undefined;
 
   constructor(
     head: HeadLike,

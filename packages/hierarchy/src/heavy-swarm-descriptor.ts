@@ -7,7 +7,7 @@ import {
   type WorstCase,
 } from '@swarm/core';
 import { z } from 'zod';
-import { roleOf } from './descriptor-roles.js';
+import { headOf, roleOf } from './descriptor-roles.js';
 import { HeavySwarm } from './heavy-swarm.js';
 
 /** The JSON config a spec file may give a HeavySwarm (every option but the members). */
@@ -57,11 +57,11 @@ export const heavySwarmDescriptor: TopologyDescriptor<HeavySwarmConfig> = {
 
 // As swarms: every agent is a specialist and a separate captain runs on headModel (default the first
 // agent's model), unless roles.captain names an agent (who then only asks and synthesizes) or gives a model.
-function captainAndRoles(agents: readonly Agent[], config: HeavySwarmConfig) {
+function captainAndRoles(agents: readonly Agent<unknown>[], config: HeavySwarmConfig) {
   const given = roleOf('HeavySwarm', 'captain', config.roles?.captain, config.captain);
   const { head, workers } = splitHead('HeavySwarm descriptor', 'captain', agents, given, config.headModel);
   if (workers.length === 0) {
     throw new ConfigError('HeavySwarm descriptor: give a captain and at least one role agent.');
   }
-  return { captain: head as Agent, roles: workers };
+  return { captain: headOf('HeavySwarm', 'captain', head), roles: workers };
 }

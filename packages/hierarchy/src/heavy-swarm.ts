@@ -38,7 +38,7 @@ export interface HeavySwarmOptions<TOutput = string> extends GuardrailOptions {
   /** The roles, as data or a preset name (default `'default'`: research, analysis, alternatives, verification). */
   roles?: HeavyRole[] | keyof typeof heavyRoleSets;
   /** Your own members to answer instead of role agents built from `model` (each one is a role, by name). */
-  agents?: Member[];
+  agents?: readonly Member[];
   /** Writes one question per role (default: `model`). */
   questioner?: HeadLike;
   /** Writes the answer from the roles' answers (default: `model`, with the role set's synthesis instructions). */

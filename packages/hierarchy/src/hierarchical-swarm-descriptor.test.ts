@@ -39,6 +39,15 @@ describe('hierarchicalSwarmDescriptor', () => {
     );
   });
 
+  it('refuses a Topology as roles.director: a director makes structured decisions', () => {
+    const model = modelOf(() => 'hi');
+    const [writer, editor] = toolAgents(['writer', 'editor'], model, 1);
+    const team = hierarchicalSwarmDescriptor.create([editor!], {});
+    expect(() => hierarchicalSwarmDescriptor.create([writer!], { roles: { director: team } })).toThrow(
+      /roles\.director is a Topology, but the director makes structured decisions/,
+    );
+  });
+
   it('validates its config', () => {
     const schema = hierarchicalSwarmDescriptor.configSchema!;
     expect(schema.safeParse({ maxLoops: 2, directorFeedback: true }).success).toBe(true);

@@ -8,7 +8,7 @@ import {
   type WorstCase,
 } from '@swarm/core';
 import { z } from 'zod';
-import { roleOf } from './descriptor-roles.js';
+import { headOf, roleOf } from './descriptor-roles.js';
 import { HierarchicalSwarm } from './hierarchical-swarm.js';
 
 /** The JSON config a spec file may give a HierarchicalSwarm (every option but the members). */
@@ -66,7 +66,7 @@ export const hierarchicalSwarmDescriptor: TopologyDescriptor<HierarchicalSwarmCo
 
 // As swarms: every agent works and a separate director runs on headModel (default the first
 // agent's model), unless roles.director names an agent (who then only directs) or gives a model.
-function directorAndWorkers(agents: readonly Agent[], config: HierarchicalSwarmConfig) {
+function directorAndWorkers(agents: readonly Agent<unknown>[], config: HierarchicalSwarmConfig) {
   const given = roleOf('HierarchicalSwarm', 'director', config.roles?.director, config.director);
   const { head, workers } = splitHead(
     'HierarchicalSwarm descriptor',
@@ -78,5 +78,5 @@ function directorAndWorkers(agents: readonly Agent[], config: HierarchicalSwarmC
   if (workers.length === 0) {
     throw new ConfigError('HierarchicalSwarm descriptor: give at least one worker besides the director.');
   }
-  return { director: head as Agent, workers };
+  return { director: headOf('HierarchicalSwarm', 'director', head), workers };
 }

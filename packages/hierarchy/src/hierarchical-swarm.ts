@@ -42,7 +42,7 @@ export interface HierarchicalSwarmOptions<TOutput = string> extends GuardrailOpt
   /** Plans, gives orders and writes the final answer: an Agent, or a model. */
   director: HeadLike;
   /** The workers the director gives orders to, by name: Agents or whole topologies. */
-  agents: Member[];
+  agents: readonly Member[];
   /** Rounds of plan, orders and results (default 1). */
   maxLoops?: number;
   /** Run independent orders at the same time (default true); false runs them one by one, in order. */

@@ -7,7 +7,7 @@ import {
   type WorstCase,
 } from '@swarm/core';
 import { z } from 'zod';
-import { roleOf } from './descriptor-roles.js';
+import { headOf, roleOf } from './descriptor-roles.js';
 import { PlannerWorkerSwarm } from './planner-worker-swarm.js';
 
 /** The JSON config a spec file may give a PlannerWorkerSwarm (every option but the members). */
@@ -62,7 +62,7 @@ export const plannerWorkerSwarmDescriptor: TopologyDescriptor<PlannerWorkerSwarm
 
 // As swarms: every agent works and a separate planner runs on headModel (default the first agent's
 // model), unless roles name an agent (who then only plans or judges) or give a model.
-function roles(agents: readonly Agent[], config: PlannerWorkerSwarmConfig) {
+function roles(agents: readonly Agent<unknown>[], config: PlannerWorkerSwarmConfig) {
   const owner = 'PlannerWorkerSwarm descriptor';
   const plannerRole = roleOf('PlannerWorkerSwarm', 'planner', config.roles?.planner, config.planner);
   const judgeRole = roleOf('PlannerWorkerSwarm', 'judge', config.roles?.judge, config.judge);
@@ -72,5 +72,9 @@ function roles(agents: readonly Agent[], config: PlannerWorkerSwarmConfig) {
   if (workers.length === 0) {
     throw new ConfigError('PlannerWorkerSwarm descriptor: give a planner and at least one worker agent.');
   }
-  return { planner: planned.head as Agent, judge: judged?.head as Agent | undefined, workers };
+  return {
+    planner: headOf('PlannerWorkerSwarm', 'planner', planned.head),
+    judge: judged && headOf('PlannerWorkerSwarm', 'judge', judged.head),
+    workers,
+  };
 }

@@ -29,7 +29,7 @@ import { z } from 'zod';
 /** Options of a MultiAgentRouter: the members it may hand tasks to, and the model that decides. */
 export interface MultiAgentRouterOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
-  agents: Member[];
+  agents: readonly Member[];
   /** The model that picks members and writes their tasks. */
   model: ModelLike;
   /** Most routes one decision may give (default: one per member). */

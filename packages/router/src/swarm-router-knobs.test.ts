@@ -14,9 +14,10 @@ import {
   type TopologyResult,
 } from '@swarm/core';
 import { respond, ScriptedModel, toolCall } from '@swarm/core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { SwarmRouter } from './swarm-router.js';
+import { withRules } from './with-rules.js';
 
 const echo = (name: string, instructions?: string) =>
   new Agent({
@@ -32,7 +33,7 @@ class Looping extends BaseTopology {
   readonly name = 'looping';
   constructor(
     readonly type: string,
-    readonly agents: readonly Agent[],
+    readonly agents: readonly Agent<unknown>[],
     readonly loops: number,
   ) {
     super();
@@ -210,14 +211,15 @@ describe('SwarmRouter knobs ported from swarms', () => {
       outputGuardrails: [{ name: 'always', check: () => ({ tripwire: true }) }],
     });
     const router = new SwarmRouter({
-      // Descriptors take `Agent[]` (text agents): a typed agent is passed as one, its type erased.
-      agents: [shaped as unknown as Agent],
+      agents: [shaped],
       swarmType: 'SequentialWorkflow',
       topologies: [looping('SequentialWorkflow', 'maxLoops')],
       rules: 'Answer in one line.',
     });
     const copy = router.agents[0]!;
     expect(copy).not.toBe(shaped);
+    // withRules keeps the agent's type for a caller who uses it directly.
+    expectTypeOf(withRules([shaped], 'Answer in one line.')).toEqualTypeOf<Agent<{ verdict: string }>[]>();
     expect([copy.outputType, copy.maxOutputRepairs]).toEqual([shaped.outputType, 0]);
     expect(copy.instructions).toBe('Answer in one line.');
     await expect(copy.run('go')).rejects.toBeInstanceOf(GuardrailTripwireError);

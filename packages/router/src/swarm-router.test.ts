@@ -8,9 +8,9 @@ import {
   type TopologyDescriptor,
   type TopologyResult,
 } from '@swarm/core';
-import { Gate, object, reply, respond, ScriptedModel } from '@swarm/core/testing';
+import { Gate, object, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { topologyConformanceTests } from '@swarm/core/testing/vitest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { SwarmRouter } from './swarm-router.js';
 import { ourTypes, seedTypes, standInDescriptor } from './test-descriptors.js';
@@ -117,7 +117,9 @@ describe('SwarmRouter', () => {
     const reversing = { ...standInDescriptor('RoundRobin') };
     const plain = standInDescriptor('SequentialWorkflow');
     let changed: string[] = [];
-    reversing.create = (agents, config) => {
+    reversing.create = (given, config) => {
+      // As a descriptor in plain JavaScript could: the contract's array is readonly only in its type.
+      const agents = given as Agent<unknown>[];
       agents.reverse();
       agents.pop();
       changed = agents.map((a) => a.name);
@@ -420,4 +422,27 @@ it('answers with the text of the chosen topology, as a plain reply', async () =>
     config: { prefix: '' },
   });
   expect((await router.run('hello')).output).toBe('hi');
+});
+
+describe('SwarmRouter with typed agents', () => {
+  it('takes an agent with an outputType with no cast, and its answer is that object as JSON', async () => {
+    const judge = new Agent({
+      name: 'judge',
+      model: new ScriptedModel([], { fallback: toolCall('final_output', { verdict: 'fair' }) }),
+      outputType: z.object({ verdict: z.string() }),
+    });
+    expectTypeOf(judge).toEqualTypeOf<Agent<{ verdict: string }>>();
+    const seq = standInDescriptor('SequentialWorkflow');
+    // Compiles only while the router and the descriptor contract take typed agents as they are.
+    const router = new SwarmRouter({
+      agents: [judge],
+      swarmType: 'SequentialWorkflow',
+      topologies: [seq],
+      config: { prefix: '' },
+    });
+    expectTypeOf(router.agents).toEqualTypeOf<readonly Agent<unknown>[]>();
+    const result = await router.run('Is the split fair?');
+    expect(seq.created[0]?.agents).toEqual([judge]);
+    expect(JSON.parse(result.output)).toEqual({ verdict: 'fair' });
+  });
 });

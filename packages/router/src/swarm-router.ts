@@ -33,7 +33,8 @@ import { withRules } from './with-rules.js';
 /** Options of a SwarmRouter: the agents, the type to run (or `'auto'`), and the types it knows. */
 export interface SwarmRouterOptions<TOutput = unknown> extends GuardrailOptions {
   name?: string;
-  agents: Agent[];
+  /** The agents every type is built from; typed ones (`outputType`) too, as the topologies take any Member. */
+  agents: readonly Agent<unknown>[];
   /** A registered type, or `'auto'` to let a model choose per task. */
   swarmType: string;
   /** The topologies this router may build, as their packages export them. */
@@ -95,7 +96,7 @@ export class SwarmRouter<TOutput = unknown> extends BaseTopology<SwarmRouterResu
   readonly type = 'SwarmRouter';
   readonly name: string;
   readonly swarmType: string;
-  readonly agents: readonly Agent[];
+  readonly agents: readonly Agent<unknown>[];
   readonly #byType: Map<string, TopologyDescriptor>;
   readonly #configs: Readonly<Record<string, unknown>>;
   readonly #givenConfigs: Readonly<Record<string, unknown>>;
@@ -112,19 +113,18 @@ export class SwarmRouter<TOutput = unknown> extends BaseTopology<SwarmRouterResu
   constructor(options: SwarmRouterOptions<TOutput>) {
     super();
     this.#byType = registry(options?.topologies, 'SwarmRouter');
-    const members = validateMembers(options.agents, 'SwarmRouter');
-    members.forEach((m, i) => {
+    const members = validateMembers(options.agents, 'SwarmRouter').map((m, i) => {
       if (isTopology(m)) {
         throw new ConfigError(
           `SwarmRouter: agents[${i}] is a topology; the router builds its topologies from Agents.`,
         );
       }
+      return m;
     });
     if (options.rules !== undefined && (typeof options.rules !== 'string' || options.rules.trim() === '')) {
       throw new ConfigError('SwarmRouter: rules must be a non-empty string.');
     }
-    const agents =
-      options.rules === undefined ? (members as Agent[]) : withRules(members as Agent[], options.rules);
+    const agents = options.rules === undefined ? members : withRules(members, options.rules);
     this.agents = Object.freeze(agents);
     this.maxLoops =
       options.maxLoops === undefined
@@ -411,6 +411,7 @@ export class SwarmRouter<TOutput = unknown> extends BaseTopology<SwarmRouterResu
     }
     let topology: Topology;
     try {
+      // A copy each: a descriptor written in plain JavaScript may still change the array it is given.
       topology = descriptor.create([...this.agents], config);
     } catch (error) {
       if (SwarmError.isInstance(error)) throw error;

@@ -90,7 +90,8 @@ export interface LoadSwarmSpecOptions {
 /** A built spec: the validated spec, its agents and its topology, ready to run. */
 export interface LoadedSwarm {
   spec: SwarmSpec;
-  agents: Agent[];
+  /** Typed (`Agent<unknown>`): a spec's `outputType` is data, so its object is known only at run time. */
+  agents: Agent<unknown>[];
   descriptor: TopologyDescriptor;
   topology: Topology;
 }
@@ -122,7 +123,7 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
   }
 
   const seen = new Map<string, number>();
-  const agents: Agent[] = [];
+  const agents: Agent<unknown>[] = [];
   agentSpecs.forEach((agent, i) => {
     const name = typeof agent.name === 'string' ? agent.name.trim() : '';
     if (name && seen.has(name)) {
@@ -198,7 +199,7 @@ export function loadSwarmSpec(spec: unknown, options: LoadSwarmSpecOptions): Loa
   return { spec: valid, agents, descriptor, topology: topology.value };
 }
 
-function buildAgent(spec: AgentSpec, model: Model, tools: Readonly<Record<string, Tool>>): Agent {
+function buildAgent(spec: AgentSpec, model: Model, tools: Readonly<Record<string, Tool>>): Agent<unknown> {
   // A spec's schema is data, known only at run time: the object it gives is `unknown` to the code.
   return new Agent<unknown>({
     name: spec.name,
@@ -209,7 +210,7 @@ function buildAgent(spec: AgentSpec, model: Model, tools: Readonly<Record<string
     ...(spec.temperature !== undefined && { temperature: spec.temperature }),
     ...(spec.outputType !== undefined && { outputType: outputTypeOf(spec.outputType) }),
     ...(spec.tools && { tools: spec.tools.map((entry) => specTool(entry, tools)) }),
-  }) as Agent;
+  });
 }
 
 // A spec's topology-level outputType: a JSON Schema of an object (what a typed answer can be).

@@ -41,7 +41,7 @@ export const ourTypes = [
 class StandIn extends BaseTopology {
   constructor(
     readonly type: string,
-    readonly agents: readonly Agent[],
+    readonly agents: readonly Agent<unknown>[],
     readonly prefix: string,
   ) {
     super();
@@ -60,8 +60,10 @@ class StandIn extends BaseTopology {
 export function standInDescriptor(
   type: string,
   limits: { minAgents?: number; maxAgents?: number } = {},
-): TopologyDescriptor<{ prefix?: string }> & { created: { agents: Agent[]; config: unknown }[] } {
-  const created: { agents: Agent[]; config: unknown }[] = [];
+): TopologyDescriptor<{ prefix?: string }> & {
+  created: { agents: readonly Agent<unknown>[]; config: unknown }[];
+} {
+  const created: { agents: readonly Agent<unknown>[]; config: unknown }[] = [];
   const configSchema = z.object({ prefix: z.string().optional(), flow: z.string().optional() }).strict();
   return {
     type,

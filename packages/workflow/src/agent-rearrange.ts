@@ -66,7 +66,7 @@ export interface AgentRearrangeOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'agent-rearrange'`). */
   name?: string;
   /** The members the flow may name (Agents or Topologies, by `name`). */
-  agents: Member[];
+  agents: readonly Member[];
   /** For example `'researcher -> writer, critic -> editor'`; see the README for the language. */
   flow: string;
   /** Answers the flow's `H` steps; required when the flow has one. */

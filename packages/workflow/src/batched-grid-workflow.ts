@@ -20,7 +20,7 @@ export interface BatchedGridWorkflowOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'batched-grid-workflow'`). */
   name?: string;
   /** Agents or topologies; member i works on task i. */
-  agents: Member[];
+  agents: readonly Member[];
   /** How many members run at once (default: all). */
   maxWorkers?: number;
 }

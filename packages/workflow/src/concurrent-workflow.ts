@@ -31,7 +31,7 @@ export interface ConcurrentWorkflowOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'concurrent-workflow'`). */
   name?: string;
   /** Agents or topologies; all work on the task at once. */
-  agents: Member[];
+  agents: readonly Member[];
   /** Answers the task from the members' outputs; without one, the answer is those outputs as named blocks. */
   aggregator?: Member;
   /**

@@ -17,7 +17,7 @@ const pipeline = {
 };
 
 // An agent's worst case is its whole tool loop: `maxTurns` calls.
-const callsOf = (agents: readonly Agent[]) => agents.reduce((sum, agent) => sum + agent.maxTurns, 0);
+const callsOf = (agents: readonly Agent<unknown>[]) => agents.reduce((sum, agent) => sum + agent.maxTurns, 0);
 
 /** Config of `sequentialWorkflowDescriptor`: the agents run in the order given; what they read, and how many passes. */
 export interface SequentialWorkflowConfig {

@@ -17,7 +17,7 @@ export interface RoundRobinOptions extends GuardrailOptions {
   /** Its name in traces and as another topology's member (default `'round-robin'`). */
   name?: string;
   /** At least two agents or topologies, taking turns in this order. */
-  agents: Member[];
+  agents: readonly Member[];
   /** How many times every member speaks (default 1). */
   rounds?: number;
 }

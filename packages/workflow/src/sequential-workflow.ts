@@ -23,7 +23,7 @@ export interface SequentialWorkflowOptions<TOutput = string> extends GuardrailOp
   /** Its name in traces and as another topology's member (default `'sequential-workflow'`). */
   name?: string;
   /** Agents or topologies; each works on the task after the one before it. */
-  agents: Member[];
+  agents: readonly Member[];
   /** What each member reads: `'full'` (default, as swarms) the task and every earlier turn; `'previous'` the last one only. */
   context?: ContextMode;
   /** How many times the whole pipeline runs, each pass reading the passes before it (default 1). */

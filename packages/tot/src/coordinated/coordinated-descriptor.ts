@@ -95,13 +95,13 @@ export function coordinatedWorstCase(input: CoordinatedWorstCaseInput): WorstCas
       };
 }
 
-function assignRoles(agents: readonly Agent[]): {
-  roles: Partial<Record<RoleName, Agent>>;
-  fallback: Agent;
+function assignRoles(agents: readonly Agent<unknown>[]): {
+  roles: Partial<Record<RoleName, Agent<unknown>>>;
+  fallback: Agent<unknown>;
 } {
   const [fallback] = agents;
   if (!fallback) throw new ConfigError('CoordinatedTreeOfThoughts descriptor: give at least one agent.');
-  const roles: Partial<Record<RoleName, Agent>> = {};
+  const roles: Partial<Record<RoleName, Agent<unknown>>> = {};
   if (agents.length === 1 && !isRole(fallback.name)) return { roles, fallback };
   for (const agent of agents) {
     const role = agent.name.toLowerCase();

@@ -23,7 +23,7 @@ export type RoleName = 'planner' | 'researcher' | 'analyzer' | 'critic' | 'synth
 export const roleNames = ['planner', 'researcher', 'analyzer', 'critic', 'synthesizer'] as const;
 
 /** A role that must answer with validated structured output: an Agent (its model and instructions) or a model. */
-export type StructuredRole = Agent | ModelLike;
+export type StructuredRole = Agent<unknown> | ModelLike;
 
 /** A role that answers in free text: an Agent, a whole Topology (run nested), or a model. */
 export type FreeTextRole = Member | ModelLike;
@@ -88,7 +88,7 @@ export interface CoordinatedTreeOfThoughtsOptions extends GuardrailOptions {
 export type RolePlayer =
   | {
       kind: 'agent';
-      agent: Agent;
+      agent: Agent<unknown>;
       /** Tools added to each of its runs (a user's researcher Agent gets `researchTools`). */
       tools: Tool[];
     }
@@ -108,11 +108,11 @@ export const RESEARCHER_MAX_TURNS = 4;
 export interface ResolvedCoordinatedOptions {
   name: string;
   description: string;
-  planner: Agent;
+  planner: Agent<unknown>;
   /** `undefined` when research is skipped (no tool to research with). */
   researcher: RolePlayer | undefined;
-  analyzer: Agent;
-  critic: Agent;
+  analyzer: Agent<unknown>;
+  critic: Agent<unknown>;
   synthesizer: RolePlayer;
   researchTools: Tool[];
   maxDepth: number;
@@ -183,20 +183,20 @@ export function resolveCoordinatedOptions(
 }
 
 // The Planner, Analyzer and Critic answer with validated objects: a Topology cannot, so it is refused.
-function structuredRole(role: RoleName, given: unknown, fallback: ModelLike | undefined): Agent {
+function structuredRole(role: RoleName, given: unknown, fallback: ModelLike | undefined): Agent<unknown> {
   if (isTopology(given)) {
     fail(
       `models.${role} is a Topology, but the ${role} must answer with structured output: give an Agent or a model`,
     );
   }
-  if (isMember(given)) return given as Agent;
+  if (isMember(given)) return given as Agent<unknown>;
   const model = modelFor(role, given, fallback);
   return new Agent({ name: role, model, instructions: roleSystemPrompts[role] });
 }
 
 function freeTextRole(role: RoleName, given: unknown, fallback: ModelLike | undefined): RolePlayer {
   if (isTopology(given)) return { kind: 'topology', topology: given };
-  if (isMember(given)) return { kind: 'agent', agent: given as Agent, tools: [] };
+  if (isMember(given)) return { kind: 'agent', agent: given as Agent<unknown>, tools: [] };
   const model = modelFor(role, given, fallback);
   // One call, exactly: the built-in synthesizer has no tools, so it never needs a second turn.
   return {
@@ -218,7 +218,7 @@ function researcherRole(
     return { kind: 'topology', topology: given };
   }
   if (isMember(given)) {
-    const agent = given as Agent;
+    const agent = given as Agent<unknown>;
     const own = new Set(agent.tools.map((t) => t.name));
     const twice = tools.find((t) => own.has(t.name));
     if (twice)

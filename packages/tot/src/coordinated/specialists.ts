@@ -103,7 +103,7 @@ export async function synthesize(run: CoordinatedRun, nodes: SynthesisNode[]): P
 
 // A structured role's call: the agent's model and settings, its instructions or the role's prompt.
 async function structured<S extends z.ZodObject>(
-  agent: Agent,
+  agent: Agent<unknown>,
   role: keyof typeof roleSystemPrompts,
   context: RunContext,
   request: {
