@@ -72,7 +72,7 @@ export { ${camel}Descriptor } from './${name}-descriptor.js';
 /** Options of a ${pascal}. */
 export interface ${pascal}Options {
   /** The members, in the order they take their turns: Agents or whole Topologies. */
-  agents: Member[];
+  agents: readonly Member[];
   /** How many times the whole line of members takes its turns (default 1). */
   rounds?: number;
   name?: string;
