@@ -5,7 +5,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fnv1a } from '@swarm/core';
-import { type MockProviderServer, type MockRequest, mockProviderServer } from '@swarm/core/testing';
+import {
+  goneWithin,
+  type MockProviderServer,
+  type MockRequest,
+  mockProviderServer,
+} from '@swarm/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { specsDir, swarm, swarmBin } from './swarm-process.js';
 
@@ -36,21 +41,6 @@ afterAll(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function waitGone(pid: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (alive(pid) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-  return !alive(pid);
-}
 
 describe('swarm mcp', () => {
   it('serves a spec as one tool that answers what swarm run answers, and ends when the client goes', async () => {
@@ -85,7 +75,7 @@ describe('swarm mcp', () => {
     expect(result.structuredContent).toMatchObject({ output: expected, llmCalls: 2 });
 
     await client.close();
-    expect(await waitGone(pid, 5_000)).toBe(true);
+    expect(await goneWithin(pid, 5_000)).toBe(true);
     expect(stderr).toContain('serving');
   }, 60_000);
 

@@ -1,8 +1,8 @@
 import { AbortError, Agent, type SwarmEvent } from '@swarm/core';
-import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { goneWithin, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type McpToolset, mcpTools } from './index.js';
-import { childProcesses, faultServer, goneWithin, newChildren } from './test-support.js';
+import { childProcesses, faultServer, newChildren } from './test-support.js';
 
 // A server that misbehaves (test-fixtures/fault-server.mjs, written with the SDK): each fault is a
 // tool error the model sees and the run goes on, and whatever happens the server process ends.

@@ -12,17 +12,10 @@ import {
   type SwarmEvent,
   toolDefinition,
 } from '@swarm/core';
-import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { goneWithin, processGone, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type McpToolset, mcpTools } from './index.js';
-import {
-  childProcesses,
-  everythingServer,
-  filesystemServer,
-  goneWithin,
-  newChildren,
-  processGone,
-} from './test-support.js';
+import { childProcesses, everythingServer, filesystemServer, newChildren } from './test-support.js';
 
 // The tools of real MCP servers from the npm registry (the reference "everything" server and the
 // filesystem server), started over stdio by the tests, driven by an Agent whose scripted model

@@ -17,12 +17,11 @@ import {
   type ModelResponse,
   toJsonSchema,
 } from '@swarm/core';
-import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { processGone, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { SequentialWorkflow } from '@swarm/workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type McpHttpServing, mcpTools, serveMcp } from './index.js';
-import { processGone } from './test-support.js';
 
 // Our own serveMcp reached by the MCP SDK's own Client, over streamable HTTP and over stdio: a
 // served topology answers the client what `run` answers, with the same budget and cancellation.

@@ -34,29 +34,6 @@ export function faultServer(...flags: string[]): McpStdioServer {
 }
 
 /**
- * True when no process has this pid: it exited and was reaped. A zombie (exited, never reaped)
- * still answers signal 0, so this is false for one.
- */
-export function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as { code?: string }).code === 'ESRCH';
-  }
-}
-
-/** Whether the process is gone within `ms`, checked every 10 ms. */
-export async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (processGone(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return processGone(pid);
-}
-
-/**
  * The pids of this process's children, zombies included (Linux: read from /proc): a test compares
  * them before and after to see that nothing it started was left behind.
  */
