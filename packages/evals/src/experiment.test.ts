@@ -1,0 +1,170 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AbortError,
+  Agent,
+  ConfigError,
+  fileJournal,
+  Limiter,
+  memoryJournal,
+  messageText,
+} from '@swarm/core';
+import { respond, ScriptedModel } from '@swarm/core/testing';
+import { describe, expect, it } from 'vitest';
+import type { EvalItem } from './dataset.js';
+import { runExperiment } from './experiment.js';
+import { exactMatch, modelJudge } from './scorers.js';
+
+const items: EvalItem[] = Array.from({ length: 6 }, (_, i) => ({
+  input: `${i} + ${i}`,
+  expected: String(2 * i),
+}));
+
+const add = (input: unknown) => {
+  const [a, b] = String(input).split(' + ').map(Number);
+  return String((a as number) + (b as number));
+};
+
+describe('runExperiment', () => {
+  it('runs agents and functions on every item, summarises, and compares with a paired test', async () => {
+    const model = new ScriptedModel([], {
+      fallback: respond((request) => add(messageText(request.messages.at(-1) ?? { content: '' }))),
+      usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 },
+    });
+    const agent = new Agent({ name: 'adder', model });
+    const result = await runExperiment({
+      dataset: items,
+      candidates: { agent, wrong: () => 'nope' },
+      scorers: [exactMatch()],
+      limiter: new Limiter({ concurrency: 2 }),
+      prices: { agent: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } },
+    });
+    const [a, w] = result.candidates;
+    expect(a?.scores.exact).toEqual({ mean: 1, low: 1, high: 1, n: 6 });
+    expect(w?.scores.exact?.mean).toBe(0);
+    expect(a?.cost).toMatchObject({ llmCalls: 6, judgeCalls: 0, money: 6 * (10 + 2 * 2) });
+    expect(a?.cost.usage.inputTokens).toBe(60);
+    expect(a?.runs).toBe(6);
+    expect(a?.latency.p95).toBeGreaterThanOrEqual(a?.latency.p50 ?? 0);
+    // Six differences of 1: only the all-positive and all-negative patterns reach |6|, p = 2/64.
+    expect(result.comparisons).toEqual([
+      {
+        a: 'agent',
+        b: 'wrong',
+        scorer: 'exact',
+        n: 6,
+        meanDifference: 1,
+        pValue: 2 / 64,
+        method: 'exact',
+        better: 'agent',
+      },
+    ]);
+  });
+
+  it('keeps input order whatever order runs finish in, and counts failures by code', async () => {
+    const result = await runExperiment({
+      dataset: items,
+      candidates: {
+        slowFirst: async (input, { item }) => {
+          await new Promise((resolve) => setTimeout(resolve, (6 - items.indexOf(item)) * 3));
+          return add(input);
+        },
+        failing: (input) => {
+          if (input === '1 + 1') throw new ConfigError('bad');
+          if (input === '2 + 2') throw new Error('plain');
+          return add(input);
+        },
+      },
+      scorers: [exactMatch()],
+      repeats: 2,
+    });
+    expect(result.runs.map((r) => `${r.candidate}${r.item}.${r.repeat}`)).toEqual(
+      ['slowFirst', 'failing'].flatMap((c) =>
+        [0, 1, 2, 3, 4, 5].flatMap((i) => [`${c}${i}.0`, `${c}${i}.1`]),
+      ),
+    );
+    const failing = result.candidates[1];
+    expect(failing?.failures).toEqual({ CONFIG: 2, ERROR: 2 });
+    expect(failing?.scores.exact?.mean).toBeCloseTo(4 / 6, 10);
+    expect(result.runs.find((r) => r.candidate === 'failing' && r.item === 1)?.error).toEqual({
+      code: 'CONFIG',
+      message: 'bad',
+    });
+  });
+
+  it("counts a judge's calls apart from the candidate's", async () => {
+    const judgeModel = new ScriptedModel([], {
+      fallback: respond(() => ({
+        toolCalls: [{ name: 'judge', arguments: { score: 10, rationale: 'ok' } }],
+      })),
+      usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6 },
+    });
+    const result = await runExperiment({
+      dataset: items.slice(0, 2),
+      candidates: { f: (input) => ({ output: add(input), llmCalls: 3 }) },
+      scorers: [modelJudge({ model: judgeModel, criteria: 'right sum' })],
+    });
+    expect(result.candidates[0]?.cost).toMatchObject({ llmCalls: 6, judgeCalls: 2 });
+    expect(result.candidates[0]?.cost.judgeUsage.inputTokens).toBe(10);
+    expect(result.candidates[0]?.cost.usage.inputTokens).toBe(0);
+    expect(result.candidates[0]?.scores.judge?.mean).toBe(1);
+  });
+
+  for (const kind of ['memory', 'file'] as const) {
+    it(`an interrupted experiment resumes from its ${kind} journal without repeating finished runs`, async () => {
+      const journal =
+        kind === 'memory' ? memoryJournal() : fileJournal(await mkdtemp(join(tmpdir(), 'evals-journal-')));
+      const calls: string[] = [];
+      const controller = new AbortController();
+      const candidate = (input: unknown) => {
+        calls.push(String(input));
+        if (calls.length === 4) {
+          controller.abort();
+          throw new AbortError('stopped');
+        }
+        return add(input);
+      };
+      const options = {
+        dataset: items,
+        candidates: { c: candidate },
+        scorers: [exactMatch()],
+        journal,
+        experimentId: 'exp-1',
+        concurrency: 1,
+      };
+      await expect(runExperiment({ ...options, signal: controller.signal })).rejects.toThrow();
+      expect(calls).toEqual(['0 + 0', '1 + 1', '2 + 2', '3 + 3']);
+      calls.length = 0;
+      const result = await runExperiment(options);
+      expect(calls).toEqual(['3 + 3', '4 + 4', '5 + 5']);
+      expect(result.runs.map((r) => Boolean(r.resumed))).toEqual([true, true, true, false, false, false]);
+      expect(result.candidates[0]?.scores.exact?.mean).toBe(1);
+      calls.length = 0;
+      await runExperiment(options);
+      expect(calls).toEqual([]);
+    });
+  }
+
+  it('refuses bad options with ConfigErrors', async () => {
+    await expect(runExperiment({ dataset: items, candidates: {}, scorers: [exactMatch()] })).rejects.toThrow(
+      ConfigError,
+    );
+    await expect(
+      runExperiment({ dataset: items, candidates: { x: 3 as never }, scorers: [exactMatch()] }),
+    ).rejects.toThrow(/candidate "x"/);
+    await expect(
+      runExperiment({ dataset: items, candidates: { x: () => 'a' }, scorers: [] }),
+    ).rejects.toThrow(/scorer/);
+    await expect(
+      runExperiment({ dataset: items, candidates: { x: () => 'a' }, scorers: [exactMatch()], repeats: 0 }),
+    ).rejects.toThrow(/repeats/);
+    await expect(
+      runExperiment({
+        dataset: items,
+        candidates: { x: () => 'a' },
+        scorers: [{ name: 's', score: () => 2 }],
+      }),
+    ).rejects.toThrow(/from 0 to 1/);
+  });
+});
