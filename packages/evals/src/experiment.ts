@@ -354,7 +354,13 @@ function summarise(
     : undefined;
   return {
     name,
-    scores: Object.fromEntries(scorers.map((s) => [s, meanInterval(perItem(all, name, s, items))])),
+    scores: Object.fromEntries(
+      scorers.map((s) => {
+        // Scores lie in [0, 1]: so does the interval.
+        const v = meanInterval(perItem(all, name, s, items));
+        return [s, { ...v, low: Math.max(0, v.low), high: Math.min(1, v.high) }];
+      }),
+    ),
     cost: { usage, llmCalls, ...(money === undefined ? {} : { money }), judgeCalls, judgeUsage },
     latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
     runs: runs.length,

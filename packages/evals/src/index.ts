@@ -37,3 +37,4 @@ export {
   seededRandom,
   tQuantile975,
 } from './stats.js';
+export { formatTable } from './table.js';
