@@ -12,6 +12,7 @@ export {
   type RunRecord,
   runExperiment,
 } from './experiment.js';
+export { escapeHtml, htmlReport, paretoFront, type ReportOptions } from './report.js';
 export {
   customScorer,
   exactMatch,
