@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { type AskApprovals, terminalApprovals } from './approval-prompt.js';
 import { CliError } from './cli-error.js';
 import { demoCommand } from './demo.js';
+import { evalCommand } from './eval-command.js';
 import { mcpCommand } from './mcp-command.js';
 import { resumeCommand } from './resume-command.js';
 import { runCommand } from './run-command.js';
@@ -27,6 +28,11 @@ Usage:
       --json, --trace <file>, --report <file>, --quiet   as for swarm run
   swarm mcp <spec.yaml|spec.json>              serve the spec's swarm as one MCP tool over stdio
       --model <model>    model of agents whose spec names none
+  swarm eval <spec.yaml...> --dataset <file.jsonl>   compare specs on a dataset (exact and normalised match)
+      --models <a,b>     run every spec once per model (agents whose spec names none)
+      --json             print the whole result as JSON
+      --report <file>    write an HTML report (quality against cost, every run)
+      --quiet            no progress bar
   swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
   swarm types                                  the topologies this command knows
   swarm --version                              the version of @swarm/cli
@@ -43,6 +49,7 @@ const commandOptions: Record<string, readonly string[]> = {
   resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject'],
   mcp: ['model'],
   demo: ['out', 'model'],
+  eval: ['dataset', 'models', 'model', 'json', 'report', 'quiet'],
   types: [],
 };
 
@@ -63,6 +70,8 @@ async function main(argv: string[]): Promise<void> {
       approve: { type: 'string', multiple: true },
       reject: { type: 'string', multiple: true },
       attach: { type: 'string', multiple: true },
+      dataset: { type: 'string' },
+      models: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -128,6 +137,9 @@ async function main(argv: string[]): Promise<void> {
         { out: values.out ?? 'swarm-reports', ...(values.model && { model: values.model }) },
         process.stdout,
       );
+      return;
+    case 'eval':
+      await evalCommand(rest, values, process.stdout);
       return;
     case 'types':
       typesCommand(process.stdout);

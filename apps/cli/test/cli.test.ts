@@ -342,7 +342,8 @@ describe('output paths: checked before the first model call, written after the a
     const ran = await swarm(['demo', '--report', join(dir, 'r.html')], env);
     expect(ran).toMatchObject({
       code: 2,
-      stderr: 'swarm: --report is not an option of swarm demo (it is one of swarm run, swarm resume)\n',
+      stderr:
+        'swarm: --report is not an option of swarm demo (it is one of swarm run, swarm resume, swarm eval)\n',
     });
     const out = await swarm(['run', join(specsDir, 'forest.yaml'), '--out', dir], env);
     expect(out).toMatchObject({
