@@ -5,8 +5,10 @@ import {
   AbortError,
   Agent,
   ConfigError,
+  emptyUsage,
   fileJournal,
   Limiter,
+  type Model,
   memoryJournal,
   messageText,
 } from '@swarm/core';
@@ -145,6 +147,63 @@ describe('runExperiment', () => {
       expect(calls).toEqual([]);
     });
   }
+
+  it("runs go at once, and every candidate's model calls share the one limiter", async () => {
+    let inFlight = 0;
+    let most = 0;
+    // A call is held until `target` calls are in flight together (or a second has passed, for a
+    // last call left alone), so overlap never depends on the machine's speed.
+    let target = 2;
+    let waiting: (() => void)[] = [];
+    const model: Model = {
+      id: 'counting',
+      async generate(request) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          if (inFlight >= target) {
+            for (const release of waiting) release();
+            waiting = [];
+          } else setTimeout(resolve, 1000);
+        });
+        inFlight--;
+        return {
+          text: add(messageText(request.messages.at(-1) ?? { content: '' })),
+          toolCalls: [],
+          usage: emptyUsage(),
+          finishReason: 'stop',
+          modelId: 'counting',
+        };
+      },
+    };
+    const candidates = { a: new Agent({ name: 'a', model }), b: new Agent({ name: 'b', model }) };
+    await runExperiment({
+      dataset: items,
+      candidates,
+      scorers: [exactMatch()],
+      limiter: new Limiter({ concurrency: 2 }),
+    });
+    expect(most).toBe(2);
+    most = 0;
+    target = 12;
+    const result = await runExperiment({ dataset: items, candidates, scorers: [exactMatch()] });
+    // No limiter: the twelve runs are in flight together.
+    expect(most).toBe(12);
+    expect(result.candidates.map((c) => c.scores.exact?.mean)).toEqual([1, 1]);
+  });
+
+  it('a run over its budget fails with BUDGET_EXCEEDED and scores 0', async () => {
+    const model = new ScriptedModel([], { fallback: respond(() => 'x') });
+    const result = await runExperiment({
+      dataset: items.slice(0, 2),
+      candidates: { capped: new Agent({ name: 'capped', model }) },
+      scorers: [exactMatch()],
+      budget: { maxCalls: 0 },
+    });
+    expect(result.candidates[0]?.failures).toEqual({ BUDGET_EXCEEDED: 2 });
+    expect(result.candidates[0]?.scores.exact?.mean).toBe(0);
+  });
 
   it('refuses bad options with ConfigErrors', async () => {
     await expect(runExperiment({ dataset: items, candidates: {}, scorers: [exactMatch()] })).rejects.toThrow(
