@@ -2,12 +2,23 @@
  * Evals offline, no key: which Tree of Thoughts settings solve Game of 24 (the puzzles of
  * packages/tot/bench/data/game24.csv, with the programmatic strategies), and how accurately a forest
  * routes a labelled set of financial questions (data/routing.jsonl) with 'best' and 'first' routing.
- * Both are scored exactly; the tables give each candidate's mean with its 95% interval and a paired
+ * With a model configured (SWARM_MODEL, OPENAI_API_KEY or ANTHROPIC_API_KEY) a model-backed Tree of
+ * Thoughts joins the Game of 24 candidates. Both are scored exactly; the tables give each candidate's mean with its 95% interval and a paired
  * test between candidates.
  */
-import { readFileSync } from 'node:fs';
-import { errorMessage } from '@swarm/core';
-import { type EvalItem, exactMatch, formatTable, loadDataset, runExperiment } from '@swarm/evals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configuredModel, configureModelHint, errorMessage } from '@swarm/core';
+import {
+  type Candidate,
+  type EvalItem,
+  exactMatch,
+  formatTable,
+  htmlReport,
+  loadDataset,
+  runExperiment,
+} from '@swarm/evals';
 import { ForestSwarm, Tree, TreeAgent } from '@swarm/forest';
 import {
   checkGame24,
@@ -36,12 +47,15 @@ function game24Items(): EvalItem<number[], string>[] {
 function totCandidate(settings: Partial<TreeOfThoughtsOptions<'final'>>) {
   return async (input: unknown) => {
     const numbers = input as number[];
-    const tot = new TreeOfThoughts({
-      generationStrategy: game24Generator(),
-      evaluationStrategy: game24Evaluator(),
-      answerStrategy: game24Answerer,
-      ...settings,
-    });
+    // Without a model the programmatic Game of 24 strategies play every part.
+    const programmatic = settings.model
+      ? {}
+      : {
+          generationStrategy: game24Generator(),
+          evaluationStrategy: game24Evaluator(),
+          answerStrategy: game24Answerer,
+        };
+    const tot = new TreeOfThoughts({ ...programmatic, ...settings });
     const answer = await tot.run(game24Task(numbers));
     return checkGame24(String(answer), numbers).ok ? 'solved' : 'unsolved';
   };
@@ -92,17 +106,32 @@ function financialForest(routing: 'best' | 'first'): ForestSwarm {
 }
 
 async function main(): Promise<void> {
-  console.log('Game of 24: Tree of Thoughts settings, programmatic strategies (no model)\n');
+  const model = configuredModel();
+  const candidates: Record<string, Candidate> = {
+    'dfs, every move': totCandidate({ searchAlgorithm: 'dfs', numThoughts: 36 }),
+    'bfs, 5 moves, breadth 2': totCandidate({ searchAlgorithm: 'bfs', numThoughts: 5, breadth: 2 }),
+    'bfs, 2 moves, breadth 1': totCandidate({ searchAlgorithm: 'bfs', numThoughts: 2, breadth: 1 }),
+  };
+  if (model) {
+    // With a key: the model proposes, rates and answers.
+    candidates['bfs, model-backed'] = totCandidate({
+      model,
+      searchAlgorithm: 'bfs',
+      thoughtDescription: 'One arithmetic operation on two of the remaining numbers.',
+      evaluationCriteria: 'Can the remaining numbers still reach 24?',
+    });
+  }
+  console.log('Game of 24: Tree of Thoughts settings, programmatic strategies\n');
+  if (!model) console.log(`(No model configured, so no model-backed candidate. ${configureModelHint})\n`);
   const game24 = await runExperiment({
     dataset: game24Items(),
-    candidates: {
-      'dfs, every move': totCandidate({ searchAlgorithm: 'dfs', numThoughts: 36 }),
-      'bfs, 5 moves, breadth 2': totCandidate({ searchAlgorithm: 'bfs', numThoughts: 5, breadth: 2 }),
-      'bfs, 2 moves, breadth 1': totCandidate({ searchAlgorithm: 'bfs', numThoughts: 2, breadth: 1 }),
-    },
+    candidates,
     scorers: [exactMatch({ name: 'solved' })],
   });
   console.log(formatTable(game24));
+  const report = join(tmpdir(), 'swarm-evals-game24.html');
+  writeFileSync(report, htmlReport(game24, { title: 'Game of 24: Tree of Thoughts settings' }));
+  console.log(`\nReport (quality against cost, every run): ${report}`);
 
   console.log('\n\nForest routing accuracy on a labelled set (routing needs no model)\n');
   const forests = { best: financialForest('best'), first: financialForest('first') };
