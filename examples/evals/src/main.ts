@@ -3,8 +3,8 @@
  * packages/tot/bench/data/game24.csv, with the programmatic strategies), and how accurately a forest
  * routes a labelled set of financial questions (data/routing.jsonl) with 'best' and 'first' routing.
  * With a model configured (SWARM_MODEL, OPENAI_API_KEY or ANTHROPIC_API_KEY) a model-backed Tree of
- * Thoughts joins the Game of 24 candidates. Both are scored exactly; the tables give each candidate's mean with its 95% interval and a paired
- * test between candidates.
+ * Thoughts joins the Game of 24 candidates. Both are scored exactly; the tables give each
+ * candidate's mean with its 95% interval and a paired test between candidates.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
