@@ -24,6 +24,9 @@ form.addEventListener('submit', (event) => {
 });
 stopButton.addEventListener('click', () => stopping?.abort());
 
+// The server's token, in the page's HTML: only a page this server served can call /api/run.
+const token = document.querySelector<HTMLMetaElement>('meta[name="swarm-token"]')?.content ?? '';
+
 async function run(task: string): Promise<void> {
   stopping = new AbortController();
   runButton.disabled = true;
@@ -36,7 +39,7 @@ async function run(task: string): Promise<void> {
   try {
     const response = await fetch('/api/run', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ task }),
       signal: stopping.signal,
     });

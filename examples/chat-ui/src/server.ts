@@ -1,5 +1,6 @@
 // The page's server, on Node's own http module and loopback only: the page, its script (bundled by
 // esbuild at start), and POST /api/run, which answers with the run as an AI SDK UI message stream.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,11 @@ export type RunOutcome = 'done' | 'aborted' | 'failed';
 export interface ChatServer {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
+  /**
+   * The token POST /api/run needs (`Authorization: Bearer <token>`): the page gets it in its HTML,
+   * which only a request addressed to this machine receives.
+   */
+  readonly token: string;
   /** How each run ended, in the order they ended: a closed page or the Stop button aborts its run. */
   readonly outcomes: RunOutcome[];
   close(): Promise<void>;
@@ -45,15 +51,27 @@ async function bundle(): Promise<string> {
 }
 
 /** Serves the chat page for `team` on 127.0.0.1 (`port` 0: a free one). */
-export async function startChatServer(options: { team: Topology; port?: number }): Promise<ChatServer> {
+export async function startChatServer(options: {
+  team: Topology;
+  port?: number;
+  /** The token POST /api/run needs (default: a random one, given to the page in its HTML). */
+  token?: string;
+}): Promise<ChatServer> {
   const { team } = options;
   const script = await bundlePage();
   const outcomes: RunOutcome[] = [];
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  let allowedHosts = new Set<string>();
 
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
+    // Another Host is a DNS rebinding page reading or calling this server as if it were its own.
+    if (!allowedHosts.has(request.headers.host ?? '')) {
+      refuse(response, 403, 'This server answers only requests addressed to this machine.');
+      return;
+    }
     if (request.method === 'GET' && path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml(team.name));
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml(team.name, token));
       return;
     }
     if (request.method === 'GET' && path === '/page.js') {
@@ -61,6 +79,11 @@ export async function startChatServer(options: { team: Topology; port?: number }
       return;
     }
     if (request.method === 'POST' && path === '/api/run') {
+      const why = refusal(request, allowedHosts, token);
+      if (why !== undefined) {
+        refuse(response, why.status, why.message);
+        return;
+      }
       answerRun(team, request, response, outcomes).catch((error: unknown) => {
         console.error(`error: ${errorMessage(error)}`);
         response.destroy();
@@ -78,8 +101,10 @@ export async function startChatServer(options: { team: Topology; port?: number }
     });
   });
   const { port } = server.address() as AddressInfo;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   return {
     url: `http://127.0.0.1:${port}`,
+    token,
     outcomes,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -87,6 +112,35 @@ export async function startChatServer(options: { team: Topology; port?: number }
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Why a POST /api/run is refused, if it is: from another page's origin (a browser always names it),
+ * not JSON (a plain HTML form of any site can post text/plain without asking), or without the token.
+ */
+function refusal(
+  request: IncomingMessage,
+  allowedHosts: Set<string>,
+  token: string,
+): { status: number; message: string } | undefined {
+  const origin = request.headers.origin;
+  if (origin !== undefined && ![...allowedHosts].some((host) => origin === `http://${host}`)) {
+    return { status: 403, message: `Requests from the origin ${origin} are not allowed.` };
+  }
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    return { status: 415, message: 'The request body must be application/json.' };
+  }
+  const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
+  const expected = Buffer.from(token);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { status: 401, message: 'Send the page\'s token as "Authorization: Bearer <token>".' };
+  }
+  return undefined;
+}
+
+function refuse(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: message }));
 }
 
 /** Answers POST /api/run with the run of its task as a UI message stream, or a 400 saying what is wrong. */
