@@ -11,6 +11,7 @@ import {
 import {
   type Budget,
   ConfigError,
+  type ContentPart,
   describeZodError,
   errorMessage,
   isMember,
@@ -41,6 +42,8 @@ export interface McpServeOptions<P extends z.ZodObject = typeof defaultInput> {
   limiter?: Limiter;
   /** The server's version in the handshake (default `'1.0.0'`). */
   version?: string;
+  /** Images and files that go with every run's task, as `run(task, { attachments })` takes them. */
+  attachments?: readonly ContentPart[];
 }
 
 /** What the tool returns beside its text: the run's result, for programs that read it. */
@@ -69,7 +72,10 @@ export function createMcpServer<P extends z.ZodObject = typeof defaultInput>(
   runnable: Member,
   options: McpServeOptions<P>,
 ): Server {
-  const { name, description, input, toTask, budget, limiter } = checkServeOptions(runnable, options);
+  const { name, description, input, toTask, budget, limiter, attachments } = checkServeOptions(
+    runnable,
+    options,
+  );
   const server = new Server(
     { name, version: options.version ?? '1.0.0' },
     { capabilities: { tools: {}, logging: {} } },
@@ -129,6 +135,7 @@ export function createMcpServer<P extends z.ZodObject = typeof defaultInput>(
         onEvent,
         budget,
         limiter,
+        ...(attachments !== undefined && attachments.length > 0 && { attachments: [...attachments] }),
       });
       const { interrupted, interruptionReason } = result as {
         interrupted?: boolean;
@@ -173,6 +180,9 @@ export function checkServeOptions<P extends z.ZodObject>(runnable: Member, optio
   if (options.toTask !== undefined && typeof options.toTask !== 'function') {
     throw new ConfigError('serveMcp: toTask must be a function.');
   }
+  if (options.attachments !== undefined && !Array.isArray(options.attachments)) {
+    throw new ConfigError('serveMcp: attachments must be an array of content parts.');
+  }
   if (options.limiter !== undefined && !(options.limiter instanceof Limiter)) {
     throw new ConfigError('serveMcp: limiter must be a Limiter from @swarm/core.');
   }
@@ -194,5 +204,6 @@ export function checkServeOptions<P extends z.ZodObject>(runnable: Member, optio
     toTask,
     budget: options.budget,
     limiter: options.limiter,
+    attachments: options.attachments,
   };
 }
