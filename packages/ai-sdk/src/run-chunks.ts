@@ -17,6 +17,7 @@ export interface RunResultLike {
  * and agent turns. Keeps what must stay open between events (text parts, tool call ids).
  */
 export class RunChunks {
+  readonly #errorText: (event: SwarmEvent) => string;
   #textCount = 0;
   // Open text parts by (run, agent, model call): two calls of one agent may stream at once.
   readonly #openText = new Map<string, string>();
@@ -27,6 +28,14 @@ export class RunChunks {
   readonly #toolIds = new Map<string, string>();
   readonly #toolIdsByRun = new Map<string, string>();
   readonly #usedToolIds = new Set<string>();
+
+  /**
+   * `errorText` says what a failed run or agent part shows of the event's error: by default only
+   * its code, as the stream's `error` chunk does, so no part carries more than the client may see.
+   */
+  constructor(options: { errorText?: (event: SwarmEvent) => string } = {}) {
+    this.#errorText = options.errorText ?? defaultEventErrorText;
+  }
 
   /** The chunks one event becomes (none for events the UI has no part for). */
   push(event: SwarmEvent): SwarmUIMessageChunk[] {
@@ -39,7 +48,7 @@ export class RunChunks {
       case 'run.error':
         return [
           ...this.#closeRun(event.runId),
-          this.#run(event, { status: 'failed', error: stringOf(event.error) }),
+          this.#run(event, { status: 'failed', error: this.#errorText(event) }),
         ];
       case 'agent.start':
         return agent === undefined ? [] : [this.#agent(event, agent, 'running')];
@@ -123,7 +132,7 @@ export class RunChunks {
       status,
       ...this.#nesting(event),
     };
-    if (status === 'failed') data.error = stringOf(event.error) ?? 'failed';
+    if (status === 'failed') data.error = this.#errorText(event);
     return { type: 'data-swarm-agent', id: turn.id, data };
   }
 
@@ -238,4 +247,9 @@ function origin(event: SwarmEvent, agent: string | undefined): SwarmPartOrigin {
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+function defaultEventErrorText(event: SwarmEvent): string {
+  const code = stringOf(event.code);
+  return code === undefined ? 'failed' : `failed (${code})`;
 }

@@ -14,9 +14,11 @@ import type { SwarmUIMessageChunk } from './ui-data-types.js';
 /** Options of `toUIMessageStream`. */
 export interface ToUIMessageStreamOptions {
   /**
-   * The text of the `error` chunk the client gets when the run fails. The default names only the
-   * error's code (`The run failed (MODEL).`), as the AI SDK keeps server details from clients;
-   * pass `errorMessage` (from `@swarm/core`) to send the message itself.
+   * The text of the `error` chunk the client gets when the run fails, and of the `error` of a failed
+   * run's or agent's data part (given an Error with the event's message and `code`). The default
+   * names only the error's code (`The run failed (MODEL).`, `failed (MODEL)` in parts), as the AI
+   * SDK keeps server details from clients; pass `errorMessage` (from `@swarm/core`) to send the
+   * message itself.
    */
   onError?: (error: unknown) => string;
   /** The id of the assistant message, sent in the `start` chunk (default: the client makes one). */
@@ -59,7 +61,9 @@ export function toUIMessageStream<R extends RunResultLike>(
   let iterator: AsyncIterator<SwarmEvent> | undefined;
 
   const pump = async (out: ReadableStreamDefaultController<SwarmUIMessageChunk>) => {
-    const chunks = new RunChunks();
+    const chunks = new RunChunks(
+      options.onError === undefined ? {} : { errorText: (event) => onError(eventError(event)) },
+    );
     const send = (list: SwarmUIMessageChunk[]) => {
       if (!cancelled) for (const chunk of list) out.enqueue(chunk);
     };
@@ -124,6 +128,13 @@ function checkRunSource(run: unknown): void {
       "toUIMessageStream: expected what a topology's stream(task) returns (an async iterable of events with a result promise), or a function (signal) => stream.",
     );
   }
+}
+
+// A failed run's or agent's event as an Error for onError: its message and its code.
+function eventError(event: SwarmEvent): Error {
+  const error = new Error(typeof event.error === 'string' ? event.error : 'failed');
+  if (typeof event.code === 'string') Object.assign(error, { code: event.code });
+  return error;
 }
 
 function defaultErrorText(error: unknown): string {
