@@ -61,7 +61,7 @@ describe('swarm mcp', () => {
     const pid = transport.pid!;
 
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['Draft_and_edit']);
+    expect(tools.map((t) => t.name)).toEqual(['Draft_and_edit', 'resume']);
     expect(tools[0]!.description).toContain('SequentialWorkflow');
     expect(tools[0]!.inputSchema).toMatchObject({ properties: { task: { type: 'string' } } });
 

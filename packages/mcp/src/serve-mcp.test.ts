@@ -98,7 +98,7 @@ const call = (client: Client, task: string, options?: Parameters<Client['callToo
   client.callTool({ name: 'article', arguments: { task } }, undefined, options) as Promise<CallToolResult>;
 
 describe('over streamable HTTP', () => {
-  it('offers one tool with the name, description and input schema it was given', async () => {
+  it('offers its tool with the name, description and input schema it was given, and resume', async () => {
     const input = z.object({ topic: z.string(), words: z.number().int() });
     const { url } = await serve(pipeline(), { name: 'article', description: 'Writes an article.', input });
     const client = await httpClient(url);
@@ -106,7 +106,7 @@ describe('over streamable HTTP', () => {
     expect(url.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(client.getServerVersion()).toMatchObject({ name: 'article' });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(1);
+    expect(tools.map((t) => t.name)).toEqual(['article', 'resume']);
     expect(tools[0]).toMatchObject({ name: 'article', description: 'Writes an article.' });
     expect(tools[0]!.inputSchema).toEqual(toJsonSchema(input));
   });
@@ -120,6 +120,7 @@ describe('over streamable HTTP', () => {
     expect(served.content).toEqual([{ type: 'text', text: direct.output }]);
     expect(served.structuredContent).toEqual({
       output: direct.output,
+      finalOutput: direct.finalOutput,
       llmCalls: direct.llmCalls,
       usage: direct.usage,
     });
@@ -319,7 +320,7 @@ describe('over streamable HTTP', () => {
     expect(server.token).toMatch(/^[\w-]{32}$/);
     tokens.set(server.url.href, server.token);
     const client = await httpClient(server.url);
-    expect((await client.listTools()).tools).toHaveLength(1);
+    expect((await client.listTools()).tools).toHaveLength(2);
 
     await expect(
       serveMcp(pipeline(), { name: 'article', description: 'Writes an article.', host: '0.0.0.0' }),
