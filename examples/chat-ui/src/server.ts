@@ -4,14 +4,15 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { toUIMessageStream } from '@swarm/ai-sdk';
-import { errorMessage, isAbort, type Topology } from '@swarm/core';
+import { resumeFromMessages, toUIMessageStream } from '@swarm/ai-sdk';
+import { errorMessage, isAbort, isPause, type Journal, memoryJournal, type Topology } from '@swarm/core';
+import type { UIMessage } from 'ai';
 import { pipeUIMessageStreamToResponse } from 'ai';
 import { build } from 'esbuild';
 import { pageHtml } from './page-html.js';
 
 /** How a run the page asked for ended, as the server saw it. */
-export type RunOutcome = 'done' | 'aborted' | 'failed';
+export type RunOutcome = 'done' | 'aborted' | 'failed' | 'paused';
 
 /** A running chat server. */
 export interface ChatServer {
@@ -60,6 +61,7 @@ export async function startChatServer(options: {
   const { team } = options;
   const script = await bundlePage();
   const outcomes: RunOutcome[] = [];
+  const paused = new Map<string, PausedRun>();
   const token = options.token ?? randomBytes(24).toString('base64url');
   let allowedHosts = new Set<string>();
 
@@ -84,7 +86,7 @@ export async function startChatServer(options: {
         refuse(response, why.status, why.message);
         return;
       }
-      answerRun(team, request, response, outcomes).catch((error: unknown) => {
+      answerRun(team, request, response, outcomes, paused).catch((error: unknown) => {
         console.error(`error: ${errorMessage(error)}`);
         response.destroy();
       });
@@ -143,29 +145,56 @@ function refuse(response: ServerResponse, status: number, message: string): void
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: message }));
 }
 
-/** Answers POST /api/run with the run of its task as a UI message stream, or a 400 saying what is wrong. */
+/** A run that paused for approval: what the page's answers resume it with. */
+interface PausedRun {
+  task: string;
+  journal: Journal;
+}
+
+/**
+ * Answers POST /api/run with the run as a UI message stream, or a 400 saying what is wrong. The
+ * body is `{ task }` for a new run, or the page's messages (`{ messages }`, as useChat sends them)
+ * answering a paused run's approval requests: `resumeFromMessages` reads the decisions, and the run
+ * goes on from its journal.
+ */
 async function answerRun(
   team: Topology,
   request: IncomingMessage,
   response: ServerResponse,
   outcomes: RunOutcome[],
+  paused: Map<string, PausedRun>,
 ): Promise<void> {
-  let task: string;
+  let start: {
+    task: string;
+    journal: Journal;
+    runId: string;
+    approvals?: Record<string, { approved: boolean; message?: string }>;
+  };
   try {
-    task = await readTask(request);
+    start = readStart(await readBody(request), paused);
   } catch (error) {
     response
       .writeHead(400, { 'content-type': 'application/json' })
       .end(JSON.stringify({ error: errorMessage(error) }));
     return;
   }
+  const { task, journal, runId, approvals } = start;
   // Given a function, the stream aborts the run when the page goes away or presses Stop.
   const stream = toUIMessageStream(
     (signal) => {
-      const run = team.stream(task, { signal });
+      const run = team.stream(task, { signal, journal, runId, ...(approvals && { approvals }) });
       run.result.then(
-        () => outcomes.push('done'),
-        (error: unknown) => outcomes.push(isAbort(error) ? 'aborted' : 'failed'),
+        () => {
+          paused.delete(runId);
+          outcomes.push('done');
+        },
+        (error: unknown) => {
+          if (isPause(error)) {
+            paused.set(runId, { task, journal });
+            while (paused.size > 100) paused.delete(paused.keys().next().value as string);
+          } else paused.delete(runId);
+          outcomes.push(isPause(error) ? 'paused' : isAbort(error) ? 'aborted' : 'failed');
+        },
       );
       return run;
     },
@@ -174,24 +203,46 @@ async function answerRun(
   await pipeUIMessageStreamToResponse({ response, stream });
 }
 
-/** The task of a POST /api/run body, `{ "task": "..." }`; anything else is refused with why. */
-async function readTask(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 64 * 1024) throw new Error('The request body is larger than 64 KiB.');
-    chunks.push(chunk);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new Error('The request body is not JSON.');
+/** A new run of `{ task }`, or the paused run `{ messages }` answer. */
+function readStart(
+  body: unknown,
+  paused: Map<string, PausedRun>,
+): {
+  task: string;
+  journal: Journal;
+  runId: string;
+  approvals?: Record<string, { approved: boolean; message?: string }>;
+} {
+  const messages = (body as { messages?: unknown } | null)?.messages;
+  if (messages !== undefined) {
+    if (!Array.isArray(messages)) throw new Error('"messages" must be the chat\'s messages.');
+    const resume = resumeFromMessages(messages as UIMessage[]);
+    if (resume === undefined) throw new Error('The last assistant message is no paused run.');
+    const run = paused.get(resume.runId);
+    if (run === undefined) throw new Error(`No paused run has the id ${resume.runId}.`);
+    paused.delete(resume.runId);
+    return { task: run.task, journal: run.journal, runId: resume.runId, approvals: resume.approvals };
   }
   const task = (body as { task?: unknown } | null)?.task;
   if (typeof task !== 'string' || task.trim() === '') {
     throw new Error('The request body needs a non-empty "task" string.');
   }
-  return task.trim();
+  // Every run is journaled in memory, so a pause resumes without paying again for its calls.
+  return { task: task.trim(), journal: memoryJournal(), runId: crypto.randomUUID() };
+}
+
+/** A POST /api/run body, parsed: at most 1 MiB of JSON. */
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 1024 * 1024) throw new Error('The request body is larger than 1 MiB.');
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new Error('The request body is not JSON.');
+  }
 }
