@@ -1,3 +1,4 @@
+import { readAttachments, specAttachmentPaths } from './attachments.js';
 import { CliError } from './cli-error.js';
 import { loadSpec } from './load-spec.js';
 
@@ -5,6 +6,8 @@ import { loadSpec } from './load-spec.js';
 export interface McpFlags {
   /** The model of agents whose spec names none. */
   model?: string;
+  /** Folders outside the spec's own that its `attachments:` may read (`--allow-path`). */
+  allowPath?: string[];
 }
 
 /**
@@ -15,13 +18,27 @@ export interface McpFlags {
  * its end.
  */
 export async function mcpCommand(specPath: string, flags: McpFlags): Promise<void> {
-  const { loaded } = await loadSpec(specPath, { model: flags.model, requireTask: false, problems: [] });
+  const { file, loaded } = await loadSpec(specPath, {
+    model: flags.model,
+    requireTask: false,
+    problems: [],
+  });
+  // The spec's attachments go with every call's task, as with swarm run, and are confined the same way.
+  const confined = specAttachmentPaths(
+    specPath,
+    (file.data as { attachments?: string[] }).attachments ?? [],
+    flags.allowPath,
+  );
+  const attached = readAttachments(confined.paths, `${file.path}: attachments:`);
+  const problems = [...confined.problems, ...attached.problems];
+  if (problems.length > 0) throw new CliError(problems.join('\n'), 2);
   const { serveMcp } = await import('@swarm/mcp');
   const name = toolName(loaded.spec.name ?? loaded.descriptor.type);
   const serving = await serveMcp(loaded.topology, {
     transport: 'stdio',
     name,
     description: loaded.spec.description ?? `${loaded.descriptor.type}: ${loaded.descriptor.description}`,
+    ...(attached.parts.length > 0 && { attachments: attached.parts }),
   });
   process.stderr.write(`swarm mcp: serving ${specPath} as the tool "${name}" over stdio\n`);
   await serving.closed;

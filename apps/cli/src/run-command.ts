@@ -1,7 +1,7 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileJournal, type Journal, memoryJournal } from '@swarm/core';
 import type { AskApprovals } from './approval-prompt.js';
-import { readAttachments } from './attachments.js';
+import { readAttachments, specAttachmentPaths } from './attachments.js';
 import { CliError } from './cli-error.js';
 import { executeRun } from './execute-run.js';
 import { claimJournalDir, hasRun, newRunDirProblem, newRunId, runIdProblem } from './journal-dir.js';
@@ -24,6 +24,8 @@ export interface RunFlags {
   runId?: string;
   /** Files that go with the task (`--attach`, repeatable): images, PDFs, text. */
   attach?: string[];
+  /** Folders outside the spec's own that its `attachments:` may read (`--allow-path`, repeatable). */
+  allowPath?: string[];
 }
 
 /**
@@ -59,9 +61,14 @@ export async function runCommand(
   });
 
   // A spec's attachments: paths relative to the spec file, before those of the command line.
-  const fromSpec = ((file.data as { attachments?: string[] }).attachments ?? []).map((path) =>
-    resolve(dirname(specPath), path),
+  // Confined to the spec's folder (and --allow-path ones): a shared spec cannot upload other files.
+  const confined = specAttachmentPaths(
+    specPath,
+    (file.data as { attachments?: string[] }).attachments ?? [],
+    flags.allowPath,
   );
+  if (confined.problems.length > 0) throw new CliError(confined.problems.join('\n'), 2);
+  const fromSpec = confined.paths;
   const specAttached = readAttachments(fromSpec, `${file.path}: attachments:`);
   if (specAttached.problems.length > 0) throw new CliError(specAttached.problems.join('\n'), 2);
   const attachmentPaths = [...fromSpec, ...(flags.attach ?? []).map((path) => resolve(path))];

@@ -22,12 +22,14 @@ Usage:
       --journal <dir>    journal every call in <dir>, so a paused or crashed run can be resumed
       --run-id <id>      the run's id in the journal (else one is made and printed)
       --attach <file>    an image, PDF or text file that goes with the task (repeat for each)
+      --allow-path <dir> a folder outside the spec's own that its attachments: may read (repeat for each)
   swarm resume <dir> <run-id>                  go on with a journaled run (paused, or cut by a crash)
       --approve <id>     approve a call the run waits for (repeat for each)
       --reject <id>[=reason]   refuse one; the model reads the reason
       --json, --trace <file>, --report <file>, --quiet   as for swarm run
   swarm mcp <spec.yaml|spec.json>              serve the spec's swarm as one MCP tool over stdio
       --model <model>    model of agents whose spec names none
+      --allow-path <dir> as for swarm run
   swarm eval <spec.yaml...> --dataset <file.jsonl>   compare specs on a dataset (exact and normalised match)
       --models <a,b>     run every spec once per model (agents whose spec names none)
       --json             print the whole result as JSON
@@ -45,9 +47,9 @@ Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
 // The options each command takes: one given to another command would be silently ignored (a
 // `--report` that writes nothing), so it is refused instead.
 const commandOptions: Record<string, readonly string[]> = {
-  run: ['task', 'model', 'json', 'trace', 'report', 'quiet', 'journal', 'run-id', 'attach'],
+  run: ['task', 'model', 'json', 'trace', 'report', 'quiet', 'journal', 'run-id', 'attach', 'allow-path'],
   resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject'],
-  mcp: ['model'],
+  mcp: ['model', 'allow-path'],
   demo: ['out', 'model'],
   eval: ['dataset', 'models', 'model', 'json', 'report', 'quiet'],
   types: [],
@@ -72,6 +74,7 @@ async function main(argv: string[]): Promise<void> {
       attach: { type: 'string', multiple: true },
       dataset: { type: 'string' },
       models: { type: 'string' },
+      'allow-path': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -104,10 +107,15 @@ async function main(argv: string[]): Promise<void> {
       const [spec, ...words] = rest;
       if (!spec) throw new CliError('swarm run needs a spec file: swarm run <spec.yaml> [task]', 2);
       const task = values.task ?? (words.length ? words.join(' ') : undefined);
-      const { 'run-id': runId, ...flags } = values;
+      const { 'run-id': runId, 'allow-path': allowPath, ...flags } = values;
       await runCommand(
         spec,
-        { ...flags, ...(task !== undefined && { task }), ...(runId !== undefined && { runId }) },
+        {
+          ...flags,
+          ...(task !== undefined && { task }),
+          ...(runId !== undefined && { runId }),
+          ...(allowPath !== undefined && { allowPath }),
+        },
         process.stdout,
         terminalAsk(),
       );
@@ -129,7 +137,10 @@ async function main(argv: string[]): Promise<void> {
       if (!spec || extra.length > 0) {
         throw new CliError('swarm mcp takes one spec file: swarm mcp <spec.yaml> [--model <model>]', 2);
       }
-      await mcpCommand(spec, values.model === undefined ? {} : { model: values.model });
+      await mcpCommand(spec, {
+        ...(values.model !== undefined && { model: values.model }),
+        ...(values['allow-path'] !== undefined && { allowPath: values['allow-path'] }),
+      });
       return;
     }
     case 'demo':

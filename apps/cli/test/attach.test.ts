@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockProviderServer, mockProviderServer } from '@swarm/core/testing';
@@ -87,6 +87,62 @@ describe('swarm run --attach', () => {
     const resumed = await swarm(['resume', journal, runId, '--json', '--quiet'], env);
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ replayedCalls: 1, liveCalls: 0 });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("refuses a spec's attachment outside its folder (../, absolute, a link out) unless --allow-path, and calls no model", async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'swarm-statements-'));
+    writeFileSync(join(outside, 'statement.pdf'), '%PDF-1.4 secret');
+    const shared = join(dir, 'shared');
+    mkdirSync(shared, { recursive: true });
+    symlinkSync(join(outside, 'statement.pdf'), join(shared, 'link.pdf'));
+    const sharedSpec = (name: string, attachment: string) => {
+      const path = join(shared, name);
+      writeFileSync(
+        path,
+        `name: Reader\ntopology: SequentialWorkflow\nagents:\n  - name: reader\nattachments:\n  - ${attachment}\n`,
+      );
+      return path;
+    };
+    const before = server.requests.length;
+    for (const attachment of [
+      `../../${outside.split('/').at(-1)}/statement.pdf`,
+      join(outside, 'statement.pdf'),
+      'link.pdf',
+    ]) {
+      const specFile = sharedSpec('exfiltrate.yaml', attachment);
+      const ran = await swarm(['run', specFile, 'Summarise.', '--quiet'], env);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain(`attachments: ${attachment}: outside the spec's folder`);
+      expect(ran.stderr).toContain('--allow-path');
+    }
+    expect(server.requests.length).toBe(before);
+
+    const allowed = await swarm(
+      [
+        'run',
+        sharedSpec('allowed.yaml', join(outside, 'statement.pdf')),
+        'Summarise.',
+        '--quiet',
+        '--allow-path',
+        outside,
+      ],
+      env,
+    );
+    expect(allowed.stderr).toBe('');
+    expect(allowed.code).toBe(0);
+    expect(server.requests.length).toBe(before + 1);
+  });
+
+  it('refuses a file larger than the attachment limit, saying how large it is', async () => {
+    const big = join(dir, 'big.txt');
+    writeFileSync(big, Buffer.alloc(21 * 1024 * 1024, 0x61));
+    const before = server.requests.length;
+    const ran = await swarm(['run', spec, 'Read.', '--attach', big, '--quiet'], env);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      `--attach ${big}: 21.0 MiB is larger than the 20.0 MiB an attachment may be`,
+    );
     expect(server.requests.length).toBe(before);
   });
 });

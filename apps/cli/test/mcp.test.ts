@@ -61,7 +61,7 @@ describe('swarm mcp', () => {
     const pid = transport.pid!;
 
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['Draft_and_edit']);
+    expect(tools.map((t) => t.name)).toEqual(['Draft_and_edit', 'resume']);
     expect(tools[0]!.description).toContain('SequentialWorkflow');
     expect(tools[0]!.inputSchema).toMatchObject({ properties: { task: { type: 'string' } } });
 
@@ -97,4 +97,44 @@ describe('swarm mcp', () => {
     expect(report.code).toBe(2);
     expect(report.stderr).toContain('--report is not an option of swarm mcp');
   });
+
+  it("sends a spec's attachments with every call, and refuses one outside the spec's folder", async () => {
+    const specDir = mkdtempSync(join(tmpdir(), 'swarm-mcp-attach-'));
+    writeFileSync(join(specDir, 'chart.png'), Uint8Array.from([0x89, 0x50, 0x4e, 0x47]));
+    const spec = join(specDir, 'reader.yaml');
+    writeFileSync(
+      spec,
+      'name: Reader\ntopology: SequentialWorkflow\nagents:\n  - name: reader\nattachments:\n  - chart.png\n',
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [swarmBin, 'mcp', spec],
+      env,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'desktop', version: '1.0.0' });
+    await client.connect(transport);
+    const before = server.requests.length;
+    const result = (await client.callTool({
+      name: 'Reader',
+      arguments: { task: 'What is it?' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const sent = server.requests[before]!.body.messages as { role: string; content: unknown }[];
+    expect(sent.find((m) => m.role === 'user')!.content).toEqual([
+      { type: 'text', text: 'What is it?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw==' } },
+    ]);
+    await client.close();
+
+    const outside = join(specDir, 'outside.yaml');
+    writeFileSync(
+      outside,
+      'name: Reader\ntopology: SequentialWorkflow\nagents:\n  - name: reader\nattachments:\n  - /etc/hostname\n',
+    );
+    const refused = await swarm(['mcp', outside], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("attachments: /etc/hostname: outside the spec's folder");
+    rmSync(specDir, { recursive: true, force: true });
+  }, 60_000);
 });

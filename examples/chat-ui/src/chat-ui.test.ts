@@ -2,12 +2,12 @@
 // run rendered by the AI SDK's client-side reader, as it happens; Stop aborting the run on the
 // server; a failed run's error on the page.
 import { existsSync } from 'node:fs';
-import { ModelError } from '@swarm/core';
+import { ModelError, type Topology } from '@swarm/core';
 import { fail, ScriptedModel } from '@swarm/core/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage, type ChatServer, startChatServer } from './server.js';
-import { createTeam } from './team.js';
+import { createRefundDesk, createTeam } from './team.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let browser: Browser;
@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 /** Opens the page of a server for `team`; the returned list collects the page's errors. */
-async function openChat(team: ReturnType<typeof createTeam>): Promise<{ page: Page; pageErrors: string[] }> {
+async function openChat(team: Topology): Promise<{ page: Page; pageErrors: string[] }> {
   server = await startChatServer({ team });
   const page = await browser.newPage();
   const pageErrors: string[] = [];
@@ -122,5 +122,41 @@ describe('the chat page, in a real browser', { timeout: 60_000 }, () => {
     expect(await page.textContent('.part.run')).toBe('▸ SequentialWorkflow · failed: acme: quota exceeded');
     expect(pageErrors).toEqual([]);
     expect(server!.outcomes).toEqual(['failed']);
+  });
+
+  it('a call that needs approval shows Approve / Reject; Approve resumes the run on the server, the call made once', async () => {
+    const { desk, refunds } = createRefundDesk();
+    const { page, pageErrors } = await openChat(desk);
+    await page.fill('#task', 'Refund order A-17, please.');
+    await page.click('#run');
+    await page.waitForFunction(
+      () => document.getElementById('status')?.textContent === 'Waiting for your approval.',
+    );
+    expect(await page.textContent('.part.tool')).toContain('refund({"order":"A-17"}) · needs your approval');
+    expect(await page.textContent('.part.run')).toBe('▸ SequentialWorkflow · paused');
+    expect(await page.textContent('#error')).toBe('');
+    expect(server!.outcomes).toEqual(['paused']);
+    expect(refunds).toEqual([]);
+
+    await page.click('button.approval.approve');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Done.');
+    expect(await page.textContent('#answer')).toBe('The order is refunded.');
+    expect(await page.textContent('.part.tool')).toContain('→ Order A-17 refunded.');
+    expect(await page.textContent('.part.run')).toBe('▸ SequentialWorkflow · done');
+    expect(refunds).toEqual(['A-17']);
+    expect(server!.outcomes).toEqual(['paused', 'done']);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Reject answers the model instead: the tool never runs', async () => {
+    const { desk, refunds } = createRefundDesk();
+    const { page, pageErrors } = await openChat(desk);
+    await page.click('#run');
+    await page.waitForSelector('button.approval.reject');
+    await page.click('button.approval.reject');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Done.');
+    expect(await page.textContent('#answer')).toBe('The refund was not made.');
+    expect(refunds).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 });

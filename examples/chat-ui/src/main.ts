@@ -5,7 +5,7 @@
 // without one, scripted models answer any task, offline.
 import { configuredModel, configureModelHint, errorMessage } from '@swarm/core';
 import { startChatServer } from './server.js';
-import { createTeam } from './team.js';
+import { createRefundDesk, createTeam } from './team.js';
 
 async function main(): Promise<void> {
   const model = configuredModel();
@@ -16,7 +16,9 @@ async function main(): Promise<void> {
       `PORT must be a port number (0 for any free one), got ${JSON.stringify(process.env.PORT)}.`,
     );
   }
-  const server = await startChatServer({ team: createTeam(model), port });
+  // `CHAT_DESK=refund`: a clerk whose refunds wait for your Approve / Reject on the page.
+  const team = process.env.CHAT_DESK === 'refund' ? createRefundDesk(model).desk : createTeam(model);
+  const server = await startChatServer({ team, port });
   console.log(`Open ${server.url} (Ctrl-C to stop).`);
   process.once('SIGINT', () => {
     void server.close().then(() => process.exit(0));

@@ -1,11 +1,12 @@
 /** The chat page: a task box, the run as it happens, and the answer. Its script is /page.js. */
-export function pageHtml(title: string): string {
+export function pageHtml(title: string, token: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
+<meta name="swarm-token" content="${escapeHtml(token)}">
 <title>${escapeHtml(title)} · swarm chat</title>
 <style>
   body { font: 15px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1d1d1f; }

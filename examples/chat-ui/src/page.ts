@@ -24,20 +24,64 @@ form.addEventListener('submit', (event) => {
 });
 stopButton.addEventListener('click', () => stopping?.abort());
 
+// The server's token, in the page's HTML: only a page this server served can call /api/run.
+const token = document.querySelector<HTMLMetaElement>('meta[name="swarm-token"]')?.content ?? '';
+
+// The conversation so far, as useChat keeps it: the user's task and the assistant's message. A
+// paused run's approval answers are sent back as these messages.
+let userMessage: { id: string; role: 'user'; parts: { type: 'text'; text: string }[] } | undefined;
+let assistantMessage: SwarmUIMessage | undefined;
+
 async function run(task: string): Promise<void> {
+  parts.replaceChildren();
+  answer.textContent = '';
+  userMessage = { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text: task }] };
+  assistantMessage = undefined;
+  await stream({ task });
+}
+
+/**
+ * The user's answer to one waiting call, as useChat's addToolApprovalResponse records it on the tool
+ * part; once every waiting call has one, the messages go back to the server, which resumes the run.
+ */
+function answerApproval(id: string, approved: boolean): void {
+  const message = assistantMessage;
+  if (!message) return;
+  assistantMessage = {
+    ...message,
+    parts: message.parts.map((part) =>
+      part.type === 'dynamic-tool' && part.state === 'approval-requested' && part.approval.id === id
+        ? {
+            ...part,
+            state: 'approval-responded',
+            approval: {
+              ...part.approval,
+              approved,
+              ...(approved ? {} : { reason: 'Rejected on the page.' }),
+            },
+          }
+        : part,
+    ) as SwarmUIMessage['parts'],
+  };
+  render(assistantMessage);
+  const waiting = assistantMessage.parts.some(
+    (p) => p.type === 'dynamic-tool' && p.state === 'approval-requested',
+  );
+  if (!waiting) void stream({ messages: [userMessage, assistantMessage] }, assistantMessage);
+}
+
+async function stream(body: unknown, continued?: SwarmUIMessage): Promise<void> {
   stopping = new AbortController();
   runButton.disabled = true;
   stopButton.disabled = false;
-  parts.replaceChildren();
-  answer.textContent = '';
   errorBox.textContent = '';
   status.textContent = 'Running…';
   let failed = false;
   try {
     const response = await fetch('/api/run', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ task }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
       signal: stopping.signal,
     });
     if (!response.ok || !response.body)
@@ -51,17 +95,29 @@ async function run(task: string): Promise<void> {
       }),
     );
     // The reader reports an `error` chunk and a broken stream (Stop included) to onError, then ends.
+    // A resumed run goes on in the same assistant message, as useChat continues it.
     for await (const message of readUIMessageStream<SwarmUIMessage>({
       stream: chunks,
+      ...(continued && { message: continued }),
       onError: (error) => {
         if (stopping?.signal.aborted) return;
         failed = true;
         errorBox.textContent = error instanceof Error ? error.message : String(error);
       },
     })) {
+      assistantMessage = message;
       render(message);
     }
-    status.textContent = stopping.signal.aborted ? 'Stopped.' : failed ? 'The run failed.' : 'Done.';
+    const paused = assistantMessage?.parts.some(
+      (p) => p.type === 'dynamic-tool' && p.state === 'approval-requested',
+    );
+    status.textContent = stopping.signal.aborted
+      ? 'Stopped.'
+      : failed
+        ? 'The run failed.'
+        : paused
+          ? 'Waiting for your approval.'
+          : 'Done.';
   } catch (error) {
     if (stopping.signal.aborted) status.textContent = 'Stopped.';
     else {
@@ -113,16 +169,28 @@ function drawn(part: Part): HTMLElement[] {
           ? ` → ${String(part.output)}`
           : part.state === 'output-error'
             ? ` → error: ${part.errorText}`
-            : ' …';
-      return [
-        line(
-          'tool',
-          origin?.path ?? [],
-          `${part.toolName}(${JSON.stringify(part.input)})${result}`,
-          part.state,
-          origin?.agent,
-        ),
-      ];
+            : part.state === 'approval-requested'
+              ? ' · needs your approval'
+              : part.state === 'approval-responded'
+                ? part.approval.approved
+                  ? ' · approved'
+                  : ' · rejected'
+                : ' …';
+      const node = line(
+        'tool',
+        origin?.path ?? [],
+        `${part.toolName}(${JSON.stringify(part.input)})${result}`,
+        part.state,
+        origin?.agent,
+      );
+      if (part.state === 'approval-requested') {
+        const id = part.approval.id;
+        node.append(
+          button('Approve', () => answerApproval(id, true)),
+          button('Reject', () => answerApproval(id, false)),
+        );
+      }
+      return [node];
     }
     default:
       return [];
@@ -141,6 +209,15 @@ function line(
   node.style.marginLeft = `${Math.max(0, path.length - 1) * 1.5}em`;
   if (agent) node.dataset.agent = agent;
   node.textContent = text;
+  return node;
+}
+
+function button(label: string, onClick: () => void): HTMLButtonElement {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.className = `approval ${label.toLowerCase()}`;
+  node.textContent = label;
+  node.addEventListener('click', onClick, { once: true });
   return node;
 }
 

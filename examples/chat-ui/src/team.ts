@@ -10,9 +10,11 @@ import {
   type ModelStreamEvent,
   messageText,
   throwIfAborted,
+  tool,
 } from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import { SequentialWorkflow } from '@swarm/workflow';
+import { z } from 'zod';
 
 /** Options of the offline team. */
 export interface TeamOptions {
@@ -128,4 +130,43 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
       resolve();
     }
   });
+}
+
+/**
+ * A desk whose clerk refunds orders: the `refund` tool waits for a person's approval, so the page
+ * shows Approve / Reject on the call, and the run goes on from the answer. `refunds` lists what the
+ * tool really refunded. Scripted when no model is given.
+ */
+export function createRefundDesk(model?: ModelLike): { desk: SequentialWorkflow; refunds: string[] } {
+  const refunds: string[] = [];
+  const refund = tool({
+    name: 'refund',
+    description: 'Refunds an order; a person approves each refund first.',
+    parameters: z.object({ order: z.string().describe('The order number') }),
+    needsApproval: true,
+    execute: ({ order }) => {
+      refunds.push(order);
+      return `Order ${order} refunded.`;
+    },
+  });
+  const clerk = new Agent({
+    name: 'clerk',
+    instructions: 'Refund the order the customer names with the refund tool, then say what happened.',
+    tools: [refund],
+    model:
+      model ??
+      new ScriptedModel([], {
+        id: 'scripted-clerk',
+        fallback: respond((request) => {
+          const last = request.messages.at(-1);
+          if (last?.role === 'tool') {
+            return messageText(last).includes('refunded')
+              ? 'The order is refunded.'
+              : 'The refund was not made.';
+          }
+          return { text: '', toolCalls: [{ name: 'refund', arguments: { order: 'A-17' } }] };
+        }),
+      }),
+  });
+  return { desk: new SequentialWorkflow({ name: 'refund-desk', agents: [clerk] }), refunds };
 }

@@ -54,7 +54,12 @@ try {
   });
   const client = new Client({ name: 'example-client', version: '1.0.0' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(served.url));
+    // The server's bearer token (generated, since none was given) goes with every request.
+    await client.connect(
+      new StreamableHTTPClientTransport(served.url, {
+        requestInit: { headers: { authorization: `Bearer ${served.token}` } },
+      }),
+    );
     const { tools } = await client.listTools();
     console.log(`   ${served.url} offers: ${tools.map((t) => t.name).join(', ')}`);
     const answer = (await client.callTool({ name: 'summarize_notes', arguments: { task } }, undefined, {

@@ -39,7 +39,12 @@ describe('an agent team on the tools of the MCP filesystem server', () => {
     });
     const client = new Client({ name: 'test', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(served.url));
+      // The server's bearer token (generated, since none was given) goes with every request.
+      await client.connect(
+        new StreamableHTTPClientTransport(served.url, {
+          requestInit: { headers: { authorization: `Bearer ${served.token}` } },
+        }),
+      );
       const answer = (await client.callTool({
         name: 'summarize_notes',
         arguments: { task },

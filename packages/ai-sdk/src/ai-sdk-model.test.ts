@@ -2,6 +2,7 @@ import {
   APICallError,
   type LanguageModelV4,
   type LanguageModelV4StreamPart,
+  type LanguageModelV4Usage,
   LoadAPIKeyError,
 } from '@ai-sdk/provider';
 import {
@@ -9,6 +10,7 @@ import {
   ConfigError,
   ModelError,
   type ModelRequest,
+  type ModelResponse,
   resolveModel,
   runStream,
   SwarmError,
@@ -269,6 +271,64 @@ describe('aiSdkModel: the answer', () => {
       totalTokens: 9,
       estimated: true,
     });
+  });
+
+  it('estimates, flagged, a usage of any other shape ({}, counts that are not numbers, not an object) instead of failing the call', async () => {
+    const shapes: unknown[] = [
+      {},
+      { inputTokens: null, outputTokens: 'many' },
+      'n/a',
+      7,
+      { inputTokens: {} },
+    ];
+    for (const shape of shapes) {
+      const odd = new MockLanguageModelV4({
+        doGenerate: generated([{ type: 'text', text: 'A twenty-char answer' }], {
+          usage: shape as LanguageModelV4Usage,
+        }),
+      });
+      const response = await aiSdkModel(odd).generate({
+        messages: [{ role: 'user', content: 'Sixteen chars!!!' }],
+      });
+      expect(response.text).toBe('A twenty-char answer');
+      expect(response.usage).toEqual({
+        inputTokens: 4,
+        outputTokens: 5,
+        cachedTokens: 0,
+        reasoningTokens: 0,
+        totalTokens: 9,
+        estimated: true,
+      });
+    }
+    // An older specification's bare numbers are read as they are.
+    const bare = new MockLanguageModelV4({
+      doGenerate: generated([{ type: 'text', text: 'x' }], {
+        usage: { inputTokens: 12, outputTokens: 3 } as unknown as LanguageModelV4Usage,
+      }),
+    });
+    expect((await aiSdkModel(bare).generate({ messages: [{ role: 'user', content: 'x' }] })).usage).toEqual({
+      inputTokens: 12,
+      outputTokens: 3,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      totalTokens: 15,
+    });
+    // And a stream whose finish part carries `usage: {}` ends with an estimate, too.
+    const streamedOdd = new MockLanguageModelV4({
+      doStream: streamed(
+        textParts(
+          ['A twenty-', 'char answer'],
+          [{ type: 'finish', finishReason: finish('stop'), usage: {} as LanguageModelV4Usage }],
+        ),
+      ),
+    });
+    let final: ModelResponse | undefined;
+    for await (const event of aiSdkModel(streamedOdd).stream!({
+      messages: [{ role: 'user', content: 'Sixteen chars!!!' }],
+    })) {
+      if (event.type === 'finish') final = event.response;
+    }
+    expect(final?.usage).toMatchObject({ estimated: true, totalTokens: 9 });
   });
 
   it('maps the finish reasons, and retries an interrupted answer as a cut stream', async () => {

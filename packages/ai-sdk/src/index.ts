@@ -12,8 +12,10 @@ export type {
 } from './ui-data-types.js';
 export {
   type RunSource,
+  resumeFromMessages,
   type ToUIMessageStreamOptions,
   toUIMessageStream,
   toUIMessageStreamResponse,
   type UIMessageStreamResponseInit,
+  type UIResume,
 } from './ui-message-stream.js';

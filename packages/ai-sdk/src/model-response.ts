@@ -57,23 +57,41 @@ export function toToolCall(call: LanguageModelV4ToolCall): ToolCall {
 /**
  * Swarm usage from the AI SDK's: input counts cache reads and writes (as `inputTokens.total` does),
  * `cachedTokens` the cache reads, `reasoningTokens` the reasoning part of the output. Undefined when
- * the provider reported no counts at all.
+ * the provider reported no counts at all, or in a shape it cannot read (`{}`, plain numbers of an
+ * older specification are read): `checkedUsage` then estimates them and flags the estimate, rather
+ * than the call failing on what is only accounting.
  */
-export function toUsage(usage: LanguageModelV4Usage | undefined): Usage | undefined {
-  if (!usage) return undefined;
-  const { inputTokens: input, outputTokens: output } = usage;
-  const inputParts = [input.noCache, input.cacheRead, input.cacheWrite];
-  const outputParts = [output.text, output.reasoning];
-  const inputTokens = input.total ?? sumOf(inputParts);
-  const outputTokens = output.total ?? sumOf(outputParts);
+export function toUsage(usage: LanguageModelV4Usage | undefined | unknown): Usage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { inputTokens: input, outputTokens: output } = usage as Record<string, unknown>;
+  const inputSide = side(input);
+  const outputSide = side(output);
+  const inputParts = [inputSide.noCache, inputSide.cacheRead, inputSide.cacheWrite];
+  const outputParts = [outputSide.text, outputSide.reasoning];
+  const inputTokens = inputSide.total ?? sumOf(inputParts);
+  const outputTokens = outputSide.total ?? sumOf(outputParts);
   if (inputTokens === undefined && outputTokens === undefined) return undefined;
   return {
     inputTokens: inputTokens ?? 0,
     outputTokens: outputTokens ?? 0,
-    cachedTokens: input.cacheRead ?? 0,
-    reasoningTokens: output.reasoning ?? 0,
+    cachedTokens: inputSide.cacheRead ?? 0,
+    reasoningTokens: outputSide.reasoning ?? 0,
     totalTokens: (inputTokens ?? 0) + (outputTokens ?? 0),
   };
+}
+
+/** One side's counts, from the V4 object (`{ total, noCache, ... }`) or an older bare number. */
+function side(
+  value: unknown,
+): Partial<Record<'total' | 'noCache' | 'cacheRead' | 'cacheWrite' | 'text' | 'reasoning', number>> {
+  if (typeof value === 'number') return { total: value };
+  if (typeof value !== 'object' || value === null) return {};
+  const counts: Partial<Record<string, number>> = {};
+  for (const [key, count] of Object.entries(value)) {
+    // A value that is not a number is kept as NaN, so that checkedUsage estimates instead.
+    if (count !== undefined && count !== null) counts[key] = typeof count === 'number' ? count : Number.NaN;
+  }
+  return counts;
 }
 
 function sumOf(parts: (number | undefined)[]): number | undefined {

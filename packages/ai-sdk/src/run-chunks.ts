@@ -17,6 +17,7 @@ export interface RunResultLike {
  * and agent turns. Keeps what must stay open between events (text parts, tool call ids).
  */
 export class RunChunks {
+  readonly #errorText: (event: SwarmEvent) => string;
   #textCount = 0;
   // Open text parts by (run, agent, model call): two calls of one agent may stream at once.
   readonly #openText = new Map<string, string>();
@@ -27,10 +28,24 @@ export class RunChunks {
   readonly #toolIds = new Map<string, string>();
   readonly #toolIdsByRun = new Map<string, string>();
   readonly #usedToolIds = new Set<string>();
+  // Runs whose part says they paused: a lone agent's run has no run part until it pauses.
+  readonly #pausedRuns = new Set<string>();
+  // The outermost run (the first event's), and whether it sent run events of its own.
+  #root: { runId: string; path: string[]; hasRunPart: boolean } | undefined;
+
+  /**
+   * `errorText` says what a failed run or agent part shows of the event's error: by default only
+   * its code, as the stream's `error` chunk does, so no part carries more than the client may see.
+   */
+  constructor(options: { errorText?: (event: SwarmEvent) => string } = {}) {
+    this.#errorText = options.errorText ?? defaultEventErrorText;
+  }
 
   /** The chunks one event becomes (none for events the UI has no part for). */
   push(event: SwarmEvent): SwarmUIMessageChunk[] {
     const agent = typeof event.agent === 'string' ? event.agent : undefined;
+    this.#root ??= { runId: event.runId, path: pathOf(event), hasRunPart: false };
+    if (event.type === 'run.start' && event.runId === this.#root.runId) this.#root.hasRunPart = true;
     switch (event.type) {
       case 'run.start':
         return [this.#run(event, { status: 'running' })];
@@ -39,8 +54,20 @@ export class RunChunks {
       case 'run.error':
         return [
           ...this.#closeRun(event.runId),
-          this.#run(event, { status: 'failed', error: stringOf(event.error) }),
+          this.#run(event, { status: 'failed', error: this.#errorText(event) }),
         ];
+      case 'run.paused':
+        this.#pausedRuns.add(event.runId);
+        return [
+          ...this.#closeRun(event.runId),
+          this.#run(event, { status: 'paused', pending: pendingIds(event.pending) }),
+        ];
+      case 'agent.paused':
+        return agent === undefined
+          ? []
+          : [...this.#endText(event.runId, agent), this.#agent(event, agent, 'paused')];
+      case 'approval.pending':
+        return this.#approval(event, agent);
       case 'agent.start':
         return agent === undefined ? [] : [this.#agent(event, agent, 'running')];
       case 'agent.end':
@@ -75,6 +102,52 @@ export class RunChunks {
     return chunks;
   }
 
+  /**
+   * The outermost run's `paused` part, when no `run.paused` event sent it (a lone agent's run has
+   * no run events): what `resumeFromMessages` reads the runId and the waiting calls from.
+   */
+  paused(pause: {
+    runId: string;
+    pending: readonly { id: string; path?: readonly string[] }[];
+  }): SwarmUIMessageChunk[] {
+    if (this.#pausedRuns.has(pause.runId)) return [];
+    this.#pausedRuns.add(pause.runId);
+    return [
+      {
+        type: 'data-swarm-run',
+        id: pause.runId,
+        data: {
+          runId: pause.runId,
+          path: [...(pause.pending[0]?.path?.slice(0, 1) ?? ['run'])],
+          status: 'paused',
+          pending: pause.pending.map((p) => p.id),
+        },
+      },
+    ];
+  }
+
+  /**
+   * For a lone agent's run that paused before (it is resumed: some calls replayed) or in this
+   * stream, its run part marked `done`: the `paused` part it had is no longer what the message says.
+   */
+  finished(result: RunResultLike & { replayedCalls?: number }): SwarmUIMessageChunk[] {
+    const root = this.#root;
+    if (root === undefined || root.hasRunPart) return [];
+    if (
+      !this.#pausedRuns.has(root.runId) &&
+      !(result.replayedCalls !== undefined && result.replayedCalls > 0)
+    ) {
+      return [];
+    }
+    return [
+      {
+        type: 'data-swarm-run',
+        id: root.runId,
+        data: { runId: root.runId, path: root.path, status: 'done', output: result.output },
+      },
+    ];
+  }
+
   /** The `data-swarm-result` part of a finished run. */
   result(result: RunResultLike): SwarmUIMessageChunk {
     const data: SwarmResultData = { output: result.output };
@@ -93,7 +166,12 @@ export class RunChunks {
 
   #run(
     event: SwarmEvent,
-    state: { status: 'running' | 'done' | 'failed'; output?: string | undefined; error?: string | undefined },
+    state: {
+      status: 'running' | 'done' | 'failed' | 'paused';
+      output?: string | undefined;
+      error?: string | undefined;
+      pending?: string[] | undefined;
+    },
   ): SwarmUIMessageChunk {
     const data: Extract<SwarmUIMessageChunk, { type: 'data-swarm-run' }>['data'] = {
       runId: event.runId,
@@ -104,10 +182,26 @@ export class RunChunks {
     if (event.topology !== undefined) data.topology = event.topology;
     if (state.output !== undefined) data.output = state.output;
     if (state.error !== undefined) data.error = state.error;
+    if (state.pending !== undefined) data.pending = state.pending;
     return { type: 'data-swarm-run', id: event.runId, data };
   }
 
-  #agent(event: SwarmEvent, agent: string, status: 'running' | 'done' | 'failed'): SwarmUIMessageChunk {
+  // A call that waits for a person: the AI SDK's own approval request on its tool part, whose
+  // approval id is the pending call's id (the key of the decisions that resume the run).
+  #approval(event: SwarmEvent, agent: string | undefined): SwarmUIMessageChunk[] {
+    const callId = stringOf(event.toolCallId);
+    const approvalId = stringOf((event.approval as { id?: unknown } | undefined)?.id);
+    if (callId === undefined || approvalId === undefined) return [];
+    const uiId = this.#toolIds.get(`${event.runId}\0${agent ?? ''}\0${callId}`);
+    if (uiId === undefined) return [];
+    return [{ type: 'tool-approval-request', approvalId, toolCallId: uiId }];
+  }
+
+  #agent(
+    event: SwarmEvent,
+    agent: string,
+    status: 'running' | 'done' | 'failed' | 'paused',
+  ): SwarmUIMessageChunk {
     const key = `${event.runId}\0${agent}`;
     let turn = this.#agentTurns.get(key);
     if (status === 'running' || turn === undefined || !turn.open) {
@@ -123,7 +217,7 @@ export class RunChunks {
       status,
       ...this.#nesting(event),
     };
-    if (status === 'failed') data.error = stringOf(event.error) ?? 'failed';
+    if (status === 'failed') data.error = this.#errorText(event);
     return { type: 'data-swarm-agent', id: turn.id, data };
   }
 
@@ -238,4 +332,17 @@ function origin(event: SwarmEvent, agent: string | undefined): SwarmPartOrigin {
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+function defaultEventErrorText(event: SwarmEvent): string {
+  const code = stringOf(event.code);
+  return code === undefined ? 'failed' : `failed (${code})`;
+}
+
+function pendingIds(pending: unknown): string[] {
+  if (!Array.isArray(pending)) return [];
+  return pending.flatMap((p) => {
+    const id = (p as { id?: unknown } | null)?.id;
+    return typeof id === 'string' ? [id] : [];
+  });
 }

@@ -28,11 +28,14 @@ export interface SwarmRunData {
   path: string[];
   /** The topology type (`'SequentialWorkflow'`); absent for a lone agent's run. */
   topology?: string;
-  status: 'running' | 'done' | 'failed';
+  /** `paused`: it waits for a person's decisions on its tool calls in `approval-requested` state. */
+  status: 'running' | 'done' | 'failed' | 'paused';
   /** The run's answer, once done. */
   output?: string;
   /** What failed, once failed. */
   error?: string;
+  /** The ids of the calls it waits for (each a tool part's `approval.id`), once paused. */
+  pending?: string[];
 }
 
 /**
@@ -47,7 +50,7 @@ export interface SwarmAgentData {
   parentRunId?: string;
   /** The enclosing run's tool call (its UI `toolCallId`) that started this agent, when a tool did. */
   parentToolCallId?: string;
-  status: 'running' | 'done' | 'failed';
+  status: 'running' | 'done' | 'failed' | 'paused';
   error?: string;
 }
 

@@ -303,7 +303,7 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     expect(dataOf(message, 'data-swarm-result')[0]?.data.output).toBe('Sorry, try later.');
   });
 
-  it('ends a failed run with an error chunk naming only the code, the run part marked failed', async () => {
+  it('ends a failed run with an error chunk naming only the code, the run part marked failed, no part with the detail', async () => {
     const failing = new Agent({
       name: 'researcher',
       model: new ScriptedModel([
@@ -312,18 +312,23 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     });
     const workflow = new SequentialWorkflow({ agents: [failing] });
     const run = workflow.stream('Anything.');
-    const { message, errors } = await readMessage(toUIMessageStream(run));
+    const [forReader, forChunks] = toUIMessageStream(run).tee();
+    const [{ message, errors }, chunks] = await Promise.all([readMessage(forReader), chunksOf(forChunks)]);
     await expect(run.result).rejects.toThrow(ModelError);
 
     expect(errors).toEqual(['The run failed (MODEL).']);
     expect(dataOf(message, 'data-swarm-run')[0]?.data).toMatchObject({
       status: 'failed',
-      error: 'acme: 401 invalid key sk-secret',
+      error: 'failed (MODEL)',
     });
     expect(dataOf(message, 'data-swarm-agent')[0]?.data).toMatchObject({
       agent: 'researcher',
       status: 'failed',
+      error: 'failed (MODEL)',
     });
+    // Nothing the client receives, before the error chunk or in it, carries the provider's detail.
+    expect(JSON.stringify(chunks)).not.toContain('sk-secret');
+    expect(JSON.stringify(chunks)).not.toContain('401');
     expect(dataOf(message, 'data-swarm-result')).toEqual([]);
   });
 
@@ -339,6 +344,10 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     const chunks = await chunksOf(stream);
     expect(chunks[0]).toEqual({ type: 'start', messageId: 'm1' });
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'boom' });
+    // The failed agent's part says what onError lets through, too.
+    expect(chunks).toContainEqual(
+      expect.objectContaining({ type: 'data-swarm-agent', data: expect.objectContaining({ error: 'boom' }) }),
+    );
   });
 
   it('ends a run aborted by its own signal with an abort chunk, closing the text it left open', async () => {

@@ -1,4 +1,4 @@
-import { AbortError, Agent, type SwarmEvent } from '@swarm/core';
+import { AbortError, Agent, ConfigError, type SwarmEvent } from '@swarm/core';
 import { goneWithin, reply, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type McpToolset, mcpTools } from './index.js';
@@ -140,5 +140,40 @@ describe('ending the server while a call is in flight', () => {
       result: 'Error: the tools of MCP server "fault-server" were closed.',
     });
     expect(await goneWithin(pid, 5_000)).toBe(true);
+  });
+});
+
+describe('a tool whose definition is invalid', () => {
+  it("is skipped with a warning event, and the server's other tools work", async () => {
+    const events: SwarmEvent[] = [];
+    const toolset = await connect(faultServer('--bad-schema'), { onEvent: (event) => events.push(event) });
+
+    expect(toolset.tools.map((t) => t.name)).toContain('ok');
+    expect(toolset.tools.map((t) => t.name)).not.toContain('bad_schema');
+    expect(toolset.skipped).toEqual([
+      { server: 'fault-server', tool: 'bad_schema', reason: expect.stringContaining('not a valid MCP tool') },
+    ]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'warning',
+        source: 'mcpTools',
+        server: 'fault-server',
+        tool: 'bad_schema',
+        message: expect.stringContaining('"bad_schema" of MCP server "fault-server" is skipped'),
+      }),
+    ]);
+    expect(await callOnce(toolset, 'ok')).toMatchObject({ isError: false, result: 'fine' });
+  });
+
+  it('is a ConfigError when the user named it in include, and the server is ended', async () => {
+    const before = childProcesses();
+    const error = await mcpTools(faultServer('--bad-schema'), { include: ['ok', 'bad_schema'] }).catch(
+      (e) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(
+      /"bad_schema" of MCP server "fault-server" cannot be included: its definition is not a valid MCP tool/,
+    );
+    await expect.poll(() => newChildren(before), { timeout: 10_000 }).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { ConfigError, isTimerMs, MAX_TIMER_MS, type ToolContext } from '@swarm/core';
+import { ConfigError, isTimerMs, MAX_TIMER_MS, type SwarmEvent, type ToolContext } from '@swarm/core';
 import type { McpServer } from './server-connection.js';
 
 /** Which tools of a server to use, and how to call them. */
@@ -36,6 +36,12 @@ export interface McpToolsOptions extends McpServerOptions {
   name?: string;
   /** Ends the servers when it aborts: give it a run's signal, and an abort of the run ends them too. */
   signal?: AbortSignal;
+  /**
+   * Told of what connecting found: a `warning` event (`source: 'mcpTools'`, `server`, `tool`,
+   * `message`) for each tool skipped because its definition is invalid. No run exists yet, so its
+   * `runId` is empty.
+   */
+  onEvent?: (event: SwarmEvent) => void;
 }
 
 /** Several servers at once, by name: the `mcpServers` object of a desktop client's config fits. */

@@ -27,7 +27,7 @@ export interface McpToolset {
   readonly tools: Tool[];
   /** The connected servers, by name; `pid` is a stdio server's process. */
   readonly servers: readonly { name: string; pid: number | undefined }[];
-  /** Tools left out because swarm cannot call them (they require MCP tasks), with why. */
+  /** Tools left out because swarm cannot call them (they require MCP tasks, or their definition is invalid), with why. */
   readonly skipped: readonly { server: string; tool: string; reason: string }[];
   /** Ends every server (a stdio server's process has exited when it resolves). Safe to call twice. */
   close(): Promise<void>;
@@ -67,7 +67,26 @@ export async function mcpTools(
   try {
     for (const [index, connection] of connections.entries()) {
       const settings = entries[index]!.options;
-      const offered = await connection.listTools(startLimit(settings));
+      const listed = await connection.listTools(startLimit(settings));
+      const offered = listed.tools;
+      for (const { tool: bad, reason } of listed.invalid) {
+        // Named by the user: a mistake to say at once. Otherwise the server's other tools go on.
+        if (settings.include?.includes(bad)) {
+          throw new ConfigError(
+            `mcpTools: "${bad}" of MCP server "${connection.label}" cannot be included: ${reason}.`,
+          );
+        }
+        skipped.push({ server: connection.label, tool: bad, reason });
+        options.onEvent?.({
+          type: 'warning',
+          runId: '',
+          at: new Date().toISOString(),
+          source: 'mcpTools',
+          server: connection.label,
+          tool: bad,
+          message: `mcpTools: the tool "${bad}" of MCP server "${connection.label}" is skipped: ${reason}.`,
+        });
+      }
       // One validator per server: ajv compiles each schema once, and keeps schemas by `$id`, which
       // two servers may both use.
       const validator = new AjvJsonSchemaValidator();
@@ -111,7 +130,10 @@ function selectTools(
   settings: Settings,
   skipped: { server: string; tool: string; reason: string }[],
 ): ServerTool[] {
-  const names = new Set(offered.map((t) => t.name));
+  const names = new Set([
+    ...offered.map((t) => t.name),
+    ...skipped.filter((s) => s.server === server).map((s) => s.tool),
+  ]);
   for (const key of ['include', 'exclude'] as const) {
     const unknown = (settings[key] ?? []).filter((name) => !names.has(name));
     if (unknown.length > 0) {

@@ -33,15 +33,28 @@ afterEach(async () => {
   await Promise.all(serving.splice(0).map((s) => s.close()));
 });
 
+const testToken = 'a-test-token-of-enough-length';
+const tokens = new Map<string, string | undefined>();
+
 async function serve(...args: Parameters<typeof serveMcp>): Promise<McpHttpServing> {
-  const server = (await serveMcp(...args)) as McpHttpServing;
+  const [runnable, options] = args;
+  const server = (await serveMcp(runnable, {
+    token: testToken,
+    ...options,
+  } as never)) as unknown as McpHttpServing;
   serving.push(server);
+  tokens.set(server.url.href, server.token);
   return server;
 }
 
+const bearer = (url: URL): Record<string, string> => {
+  const token = tokens.get(url.href);
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
+};
+
 async function httpClient(url: URL): Promise<Client> {
   const client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: bearer(url) } }));
   clients.push(client);
   return client;
 }
@@ -74,11 +87,18 @@ function factTool() {
   };
 }
 
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
+
 const call = (client: Client, task: string, options?: Parameters<Client['callTool']>[2]) =>
   client.callTool({ name: 'article', arguments: { task } }, undefined, options) as Promise<CallToolResult>;
 
 describe('over streamable HTTP', () => {
-  it('offers one tool with the name, description and input schema it was given', async () => {
+  it('offers its tool with the name, description and input schema it was given, and resume', async () => {
     const input = z.object({ topic: z.string(), words: z.number().int() });
     const { url } = await serve(pipeline(), { name: 'article', description: 'Writes an article.', input });
     const client = await httpClient(url);
@@ -86,7 +106,7 @@ describe('over streamable HTTP', () => {
     expect(url.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(client.getServerVersion()).toMatchObject({ name: 'article' });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(1);
+    expect(tools.map((t) => t.name)).toEqual(['article', 'resume']);
     expect(tools[0]).toMatchObject({ name: 'article', description: 'Writes an article.' });
     expect(tools[0]!.inputSchema).toEqual(toJsonSchema(input));
   });
@@ -100,6 +120,7 @@ describe('over streamable HTTP', () => {
     expect(served.content).toEqual([{ type: 'text', text: direct.output }]);
     expect(served.structuredContent).toEqual({
       output: direct.output,
+      finalOutput: direct.finalOutput,
       llmCalls: direct.llmCalls,
       usage: direct.usage,
     });
@@ -215,7 +236,9 @@ describe('over streamable HTTP', () => {
     const server = await serveMcp(new Agent({ name: 'slow', model }), {
       name: 'article',
       description: 'Slow.',
+      token: testToken,
     });
+    tokens.set(server.url.href, server.token);
     const client = await httpClient(server.url);
     const served = call(client, 'Take your time.');
     await model.asked;
@@ -247,9 +270,87 @@ describe('over streamable HTTP', () => {
     expect(status).toBe(403);
   });
 
+  it('refuses a request from a web page of another origin, even addressed to this machine', async () => {
+    const { url } = await serve(pipeline(), { name: 'article', description: 'Writes an article.' });
+    const post = (origin: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          ...bearer(url),
+          origin,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(initialize),
+      });
+
+    const forged = await post('http://attacker.example');
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('origin http://attacker.example');
+    const own = await post(`http://127.0.0.1:${url.port}`);
+    expect(own.status).toBe(200);
+  });
+
+  it('refuses a request without the bearer token, or with another one', async () => {
+    const { url } = await serve(pipeline(), { name: 'article', description: 'Writes an article.' });
+    const post = (headers: Record<string, string>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(initialize),
+      });
+
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: 'Bearer not-the-token-at-all-xx' })).status).toBe(401);
+    expect((await post(bearer(url))).status).toBe(200);
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await expect(client.connect(new StreamableHTTPClientTransport(url))).rejects.toThrow();
+  });
+
+  it('generates a token when none is given, and refuses a non-loopback host unless allowRemote', async () => {
+    const server = (await serveMcp(pipeline(), {
+      name: 'article',
+      description: 'Writes an article.',
+    })) as McpHttpServing;
+    serving.push(server);
+    expect(server.token).toMatch(/^[\w-]{32}$/);
+    tokens.set(server.url.href, server.token);
+    const client = await httpClient(server.url);
+    expect((await client.listTools()).tools).toHaveLength(2);
+
+    await expect(
+      serveMcp(pipeline(), { name: 'article', description: 'Writes an article.', host: '0.0.0.0' }),
+    ).rejects.toThrow(/not loopback; pass allowRemote: true/);
+    await expect(
+      serveMcp(pipeline(), {
+        name: 'article',
+        description: 'Writes.',
+        host: '0.0.0.0',
+        allowRemote: true,
+        token: false,
+      }),
+    ).rejects.toThrow(ConfigError);
+  });
+
+  it('closes a session that has been idle for sessionIdleMs', async () => {
+    const server = await serve(pipeline(), {
+      name: 'article',
+      description: 'Writes an article.',
+      sessionIdleMs: 50,
+    });
+    const client = await httpClient(server.url);
+    expect(server.sessions).toBe(1);
+    await expect.poll(() => server.sessions, { timeout: 20_000, interval: 20 }).toBe(0);
+    await expect(client.listTools()).rejects.toThrow(/No such session/);
+  });
+
   it('its tool is a tool for another swarm agent, through mcpTools over HTTP', async () => {
     const { url } = await serve(pipeline(), { name: 'article', description: 'Writes an article.' });
-    const toolset = await mcpTools({ url });
+    const toolset = await mcpTools({ url, headers: bearer(url) });
     try {
       const model = new ScriptedModel([
         toolCall('article', { task: 'Write about bees.' }),

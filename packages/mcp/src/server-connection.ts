@@ -5,8 +5,10 @@ import {
   McpError,
   type Progress,
   type Tool as ServerTool,
+  ToolSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AbortError, ConfigError, errorMessage } from '@swarm/core';
+import { z } from 'zod';
 import type { StdioTransport } from './stdio-transport.js';
 
 /** An MCP server that swarm starts as a child process and speaks to over its stdin and stdout (Node only). */
@@ -88,16 +90,41 @@ export class ServerConnection {
     return connection;
   }
 
-  /** Every tool the server offers (all pages of `tools/list`). */
-  async listTools(timeoutMs: number): Promise<ServerTool[]> {
+  /**
+   * Every tool the server offers (all pages of `tools/list`), and the tools whose definition is not
+   * a valid MCP tool (an `inputSchema` that is not an object schema, say), with why: those are left
+   * out, so one bad tool does not cost the server's others.
+   */
+  async listTools(
+    timeoutMs: number,
+  ): Promise<{ tools: ServerTool[]; invalid: { tool: string; reason: string }[] }> {
     const tools: ServerTool[] = [];
+    const invalid: { tool: string; reason: string }[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await this.#client.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: timeoutMs,
-      });
-      tools.push(...page.tools);
+      const params = cursor === undefined ? {} : { cursor };
+      let page: { tools: unknown[]; nextCursor?: string | undefined };
+      try {
+        page = await this.#client.listTools(params, { timeout: timeoutMs });
+      } catch (error) {
+        if (!isZodError(error)) throw error;
+        // The SDK refuses the whole page for one bad tool: read it leniently and check each tool.
+        page = await this.#client.request({ method: 'tools/list', params }, lenientToolsPage, {
+          timeout: timeoutMs,
+        });
+      }
+      for (const offered of page.tools) {
+        const checked = ToolSchema.safeParse(offered);
+        if (checked.success) tools.push(checked.data as ServerTool);
+        else {
+          const name = (offered as { name?: unknown }).name;
+          invalid.push({
+            tool: typeof name === 'string' ? name : '(unnamed)',
+            reason: `its definition is not a valid MCP tool (${zodIssues(checked.error as never)})`,
+          });
+        }
+      }
       cursor = page.nextCursor;
       if (cursor !== undefined && cursors.has(cursor)) {
         throw new Error(
@@ -106,7 +133,7 @@ export class ServerConnection {
       }
       if (cursor !== undefined) cursors.add(cursor);
     } while (cursor !== undefined);
-    return tools;
+    return { tools, invalid };
   }
 
   /**
@@ -213,3 +240,9 @@ function zodIssues(error: { issues: { path: PropertyKey[]; message: string }[] }
     )
     .join('; ');
 }
+
+/** A `tools/list` page whose tools are checked one by one, not all at once. */
+const lenientToolsPage = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});

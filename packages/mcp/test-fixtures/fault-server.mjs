@@ -29,6 +29,11 @@ const tools = [
   },
 ];
 
+// `--bad-schema`: one more tool, whose input schema is not an object schema (the MCP spec requires one).
+if (process.argv.includes('--bad-schema')) {
+  tools.push({ name: 'bad_schema', description: 'Takes a bare string.', inputSchema: { type: 'string' } });
+}
+
 const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
