@@ -172,6 +172,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         let stopReason: string | null | undefined;
         let finished = false;
         let modelId = model;
+        let started = false;
 
         const anthropic = await getClient();
         const events = await raceAbort(
@@ -182,6 +183,18 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         for await (const event of events) {
           switch (event.type) {
             case 'message_start':
+              // One message per stream: a second start (a proxy splicing two answers) would mix
+              // their blocks and usage; the attempt is retried instead.
+              if (started) {
+                throw new ModelError(
+                  `${provider}: the stream started a second message before the first finished.`,
+                  {
+                    provider,
+                    retryable: true,
+                  },
+                );
+              }
+              started = true;
               if (event.message.model) modelId = event.message.model;
               if (event.message.usage) usage = { ...event.message.usage };
               break;

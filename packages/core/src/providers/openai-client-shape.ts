@@ -72,8 +72,12 @@ export interface OpenAIChatCompletion {
   model: string;
   choices: {
     message: {
-      content: string | null;
-      tool_calls?: { id: string; type: string; function?: { name: string; arguments: string } }[] | null;
+      /** A string, or (Mistral's thinking models) an array of parts. */
+      content: string | null | unknown[];
+      /** Absent on Mistral's calls. */
+      tool_calls?:
+        | { id: string; type?: string | null; function?: { name: string; arguments: string } }[]
+        | null;
     };
     finish_reason: string | null;
   }[];
@@ -85,9 +89,11 @@ export interface OpenAIChatChunk {
   model?: string;
   choices: {
     delta?: {
-      content?: string | null;
+      /** A string, or (Mistral's thinking models) an array of parts. */
+      content?: string | null | unknown[];
       tool_calls?: {
-        index: number;
+        /** Absent on some servers' parallel calls. */
+        index?: number;
         id?: string;
         function?: { name?: string; arguments?: string };
       }[];
