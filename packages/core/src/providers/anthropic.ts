@@ -173,6 +173,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         let finished = false;
         let modelId = model;
         let started = false;
+        let responseId: string | undefined;
+        let responseModel: string | undefined;
 
         const anthropic = await getClient();
         const events = await raceAbort(
@@ -195,7 +197,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
                 );
               }
               started = true;
-              if (event.message.model) modelId = event.message.model;
+              if (event.message.model) modelId = responseModel = event.message.model;
+              if (event.message.id) responseId = event.message.id;
               if (event.message.usage) usage = { ...event.message.usage };
               break;
             case 'content_block_start':
@@ -255,6 +258,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
           usage: checkedUsage(toUsage(usage), request, text, toolCalls),
           finishReason: toFinishReason(stopReason),
           modelId,
+          ...(responseId !== undefined && { responseId }),
+          ...(responseModel !== undefined && { responseModel }),
         };
         yield { type: 'finish', response };
       };
@@ -288,6 +293,8 @@ function fromMessage(
     usage: checkedUsage(toUsage(message.usage), request, text, toolCalls),
     finishReason: toFinishReason(message.stop_reason),
     modelId: message.model || model,
+    ...(typeof message.id === 'string' && message.id !== '' && { responseId: message.id }),
+    ...(typeof message.model === 'string' && message.model !== '' && { responseModel: message.model }),
   };
 }
 /** A tool_use block names its call; one that does not is a malformed response, worth a retry. */

@@ -69,6 +69,7 @@ export interface OpenAIUsage {
 
 /** A completion, as far as swarm reads it. A tool call of another type than `function` is skipped. */
 export interface OpenAIChatCompletion {
+  id?: string;
   model: string;
   choices: {
     message: {
@@ -86,6 +87,7 @@ export interface OpenAIChatCompletion {
 
 /** A streamed chunk, as far as swarm reads it. */
 export interface OpenAIChatChunk {
+  id?: string;
   model?: string;
   choices: {
     delta?: {

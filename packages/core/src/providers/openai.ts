@@ -93,6 +93,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
         let usage: OpenAIUsage | null | undefined;
         let finishReason: string | undefined;
         let modelId = model;
+        let responseId: string | undefined;
+        let responseModel: string | undefined;
         const toolCalls: ToolCall[] = [];
         const flushToolCalls = function* (): Generator<ModelStreamEvent> {
           for (const call of pending.values()) {
@@ -113,7 +115,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           provider,
         );
         for await (const chunk of chunks) {
-          if (chunk.model) modelId = chunk.model;
+          if (chunk.model) modelId = responseModel = chunk.model;
+          if (chunk.id) responseId = chunk.id;
           if (chunk.usage) usage = chunk.usage;
           const choice = chunk.choices?.[0];
           if (!choice) continue;
@@ -158,6 +161,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           usage: checkedUsage(toUsage(usage), request, text, toolCalls),
           finishReason: toFinishReason(finishReason),
           modelId,
+          ...(responseId !== undefined && { responseId }),
+          ...(responseModel !== undefined && { responseModel }),
         };
         yield { type: 'finish', response };
       };
@@ -191,6 +196,9 @@ function fromCompletion(
     usage: checkedUsage(toUsage(completion.usage), request, text, toolCalls),
     finishReason: toFinishReason(choice.finish_reason),
     modelId: completion.model || model,
+    ...(typeof completion.id === 'string' && completion.id !== '' && { responseId: completion.id }),
+    ...(typeof completion.model === 'string' &&
+      completion.model !== '' && { responseModel: completion.model }),
   };
 }
 

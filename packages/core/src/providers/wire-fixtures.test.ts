@@ -144,3 +144,32 @@ describe.each([
     expect((error as ModelError).message).not.toContain('{');
   });
 });
+
+describe('response ids and answering models', () => {
+  beforeAll(() => {
+    pieceBytes = 0;
+  });
+
+  it('carries the OpenAI-compatible response id and the model that answered, in both modes', async () => {
+    serve('mistral-tool-call-no-type.json');
+    const plain = await openai().generate(request);
+    expect(plain.responseId).toBe('cmpl-m1');
+    expect(plain.responseModel).toBe('mistral-large-2411');
+    serve('mistral-content-parts.sse');
+    const { response } = await streamed(openai());
+    expect(response.responseId).toBe('cmpl-m4');
+    expect(response.responseModel).toBe('magistral-medium-2509');
+  });
+
+  it('carries the Anthropic message id and model, in both modes', async () => {
+    serve('anthropic-tool-use.json');
+    const plain = await anthropic().generate(request);
+    expect(plain.responseId).toBe('msg_05');
+    expect(plain.responseModel).toBe('claude-opus-4-7-20261101');
+    serve('anthropic-tool-use.sse');
+    const { response } = await streamed(anthropic());
+    expect(response.responseId).toBe('msg_06');
+    expect(response.responseModel).toBe('claude-opus-4-7-20261101');
+    expect(response.toolCalls).toEqual([{ id: 'toolu_06', name: 'weather', arguments: { city: 'Paris' } }]);
+  });
+});
