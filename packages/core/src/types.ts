@@ -109,6 +109,13 @@ export interface ModelResponse {
   usage: Usage;
   finishReason: FinishReason;
   modelId: string;
+  /** The provider's own id of this response (`chatcmpl-…`, `msg_…`), when it sent one. */
+  responseId?: string;
+  /**
+   * The model that actually answered, as the provider reported it (it differs from the one asked
+   * for behind routers and aliases); unset when the provider did not say.
+   */
+  responseModel?: string;
 }
 
 /**

@@ -72,6 +72,7 @@ export interface AnthropicContentBlock {
 
 /** A message, as far as swarm reads it. */
 export interface AnthropicMessage {
+  id?: string;
   model: string;
   content: AnthropicContentBlock[];
   stop_reason: string | null;
@@ -80,7 +81,7 @@ export interface AnthropicMessage {
 
 /** A streamed event, as far as swarm reads it. */
 export type AnthropicStreamEvent =
-  | { type: 'message_start'; message: { model: string; usage?: AnthropicUsage | null } }
+  | { type: 'message_start'; message: { id?: string; model: string; usage?: AnthropicUsage | null } }
   | { type: 'content_block_start'; index: number; content_block: AnthropicContentBlock }
   | {
       type: 'content_block_delta';

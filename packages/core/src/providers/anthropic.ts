@@ -172,6 +172,9 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         let stopReason: string | null | undefined;
         let finished = false;
         let modelId = model;
+        let started = false;
+        let responseId: string | undefined;
+        let responseModel: string | undefined;
 
         const anthropic = await getClient();
         const events = await raceAbort(
@@ -182,7 +185,20 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
         for await (const event of events) {
           switch (event.type) {
             case 'message_start':
-              if (event.message.model) modelId = event.message.model;
+              // One message per stream: a second start (a proxy splicing two answers) would mix
+              // their blocks and usage; the attempt is retried instead.
+              if (started) {
+                throw new ModelError(
+                  `${provider}: the stream started a second message before the first finished.`,
+                  {
+                    provider,
+                    retryable: true,
+                  },
+                );
+              }
+              started = true;
+              if (event.message.model) modelId = responseModel = event.message.model;
+              if (event.message.id) responseId = event.message.id;
               if (event.message.usage) usage = { ...event.message.usage };
               break;
             case 'content_block_start':
@@ -242,6 +258,8 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
           usage: checkedUsage(toUsage(usage), request, text, toolCalls),
           finishReason: toFinishReason(stopReason),
           modelId,
+          ...(responseId !== undefined && { responseId }),
+          ...(responseModel !== undefined && { responseModel }),
         };
         yield { type: 'finish', response };
       };
@@ -275,6 +293,8 @@ function fromMessage(
     usage: checkedUsage(toUsage(message.usage), request, text, toolCalls),
     finishReason: toFinishReason(message.stop_reason),
     modelId: message.model || model,
+    ...(typeof message.id === 'string' && message.id !== '' && { responseId: message.id }),
+    ...(typeof message.model === 'string' && message.model !== '' && { responseModel: message.model }),
   };
 }
 /** A tool_use block names its call; one that does not is a malformed response, worth a retry. */

@@ -69,11 +69,16 @@ export interface OpenAIUsage {
 
 /** A completion, as far as swarm reads it. A tool call of another type than `function` is skipped. */
 export interface OpenAIChatCompletion {
+  id?: string;
   model: string;
   choices: {
     message: {
-      content: string | null;
-      tool_calls?: { id: string; type: string; function?: { name: string; arguments: string } }[] | null;
+      /** A string, or (Mistral's thinking models) an array of parts. */
+      content: string | null | unknown[];
+      /** Absent on Mistral's calls. */
+      tool_calls?:
+        | { id: string; type?: string | null; function?: { name: string; arguments: string } }[]
+        | null;
     };
     finish_reason: string | null;
   }[];
@@ -82,12 +87,15 @@ export interface OpenAIChatCompletion {
 
 /** A streamed chunk, as far as swarm reads it. */
 export interface OpenAIChatChunk {
+  id?: string;
   model?: string;
   choices: {
     delta?: {
-      content?: string | null;
+      /** A string, or (Mistral's thinking models) an array of parts. */
+      content?: string | null | unknown[];
       tool_calls?: {
-        index: number;
+        /** Absent on some servers' parallel calls. */
+        index?: number;
         id?: string;
         function?: { name?: string; arguments?: string };
       }[];

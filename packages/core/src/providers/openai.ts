@@ -85,15 +85,19 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
     async *stream(request) {
       const params = toChatParams(model, request, maxTokensParam);
       const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-        const pending = new Map<number, { id: string; name: string; arguments: string }>();
+        // Keyed by `index`; a server that sends no index (parallel calls one after another) is keyed
+        // by the call's id, and a part with neither continues the last call.
+        const pending = new Map<number | string, { id: string; name: string; arguments: string }>();
+        let lastKey: number | string | undefined;
         let text = '';
         let usage: OpenAIUsage | null | undefined;
         let finishReason: string | undefined;
         let modelId = model;
+        let responseId: string | undefined;
+        let responseModel: string | undefined;
         const toolCalls: ToolCall[] = [];
         const flushToolCalls = function* (): Generator<ModelStreamEvent> {
-          for (const index of [...pending.keys()].sort((a, b) => a - b)) {
-            const call = pending.get(index)!;
+          for (const call of pending.values()) {
             const toolCall = toolCallFromJson(call.id, call.name, call.arguments);
             toolCalls.push(toolCall);
             yield { type: 'tool-call', toolCall };
@@ -111,21 +115,31 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           provider,
         );
         for await (const chunk of chunks) {
-          if (chunk.model) modelId = chunk.model;
+          if (chunk.model) modelId = responseModel = chunk.model;
+          if (chunk.id) responseId = chunk.id;
           if (chunk.usage) usage = chunk.usage;
           const choice = chunk.choices?.[0];
           if (!choice) continue;
           const delta = choice.delta;
-          if (delta?.content) {
-            text += delta.content;
-            yield { type: 'text-delta', delta: delta.content };
+          const piece = contentText(delta?.content);
+          if (piece) {
+            text += piece;
+            yield { type: 'text-delta', delta: piece };
           }
           for (const part of delta?.tool_calls ?? []) {
-            const call = pending.get(part.index) ?? { id: '', name: '', arguments: '' };
+            const key: number | string | undefined =
+              typeof part.index === 'number'
+                ? part.index
+                : part.id && !(lastKey !== undefined && pending.get(lastKey)?.id === part.id)
+                  ? `id:${part.id}`
+                  : lastKey;
+            const resolved = key ?? 0;
+            lastKey = resolved;
+            const call = pending.get(resolved) ?? { id: '', name: '', arguments: '' };
             if (part.id) call.id = part.id;
-            if (part.function?.name) call.name += part.function.name;
+            if (part.function?.name) call.name = joinName(call.name, part.function.name);
             if (part.function?.arguments) call.arguments += part.function.arguments;
-            pending.set(part.index, call);
+            pending.set(resolved, call);
           }
           if (choice.finish_reason) {
             finishReason = choice.finish_reason;
@@ -147,6 +161,8 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           usage: checkedUsage(toUsage(usage), request, text, toolCalls),
           finishReason: toFinishReason(finishReason),
           modelId,
+          ...(responseId !== undefined && { responseId }),
+          ...(responseModel !== undefined && { responseModel }),
         };
         yield { type: 'finish', response };
       };
@@ -168,17 +184,21 @@ function fromCompletion(
   }
   const toolCalls: ToolCall[] = [];
   for (const call of choice.message.tool_calls ?? []) {
-    if (call.type === 'function' && call.function) {
+    // Mistral sends its calls without `type`: a call with a function is a function call.
+    if ((call.type === undefined || call.type === null || call.type === 'function') && call.function) {
       toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
     }
   }
-  const text = choice.message.content ?? '';
+  const text = contentText(choice.message.content);
   return {
     text,
     toolCalls,
     usage: checkedUsage(toUsage(completion.usage), request, text, toolCalls),
     finishReason: toFinishReason(choice.finish_reason),
     modelId: completion.model || model,
+    ...(typeof completion.id === 'string' && completion.id !== '' && { responseId: completion.id }),
+    ...(typeof completion.model === 'string' &&
+      completion.model !== '' && { responseModel: completion.model }),
   };
 }
 
@@ -255,6 +275,29 @@ function toChatMessage(message: Message): OpenAIChatMessageParam {
       }
       return { role: 'tool', tool_call_id: message.toolCallId, content: textOnly(message) };
   }
+}
+
+/**
+ * The text of a message's or delta's `content`: a string, or an array of parts (Mistral's thinking
+ * models) whose `text` parts are the answer; other parts (`thinking`) are not answer text.
+ */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content as { type?: unknown; text?: unknown }[]) {
+    if (part?.type === 'text' && typeof part.text === 'string') text += part.text;
+  }
+  return text;
+}
+
+/**
+ * A streamed tool name: OpenAI sends it once, some servers repeat it whole in every delta (kept
+ * once, not `weatherweather`), and a server that sends it in pieces has it joined.
+ */
+function joinName(sofar: string, piece: string): string {
+  if (sofar === '' || piece === sofar || piece.startsWith(sofar)) return piece;
+  return sofar + piece;
 }
 
 /** OpenAI accepts only `[a-zA-Z0-9_-]` in a participant name. */

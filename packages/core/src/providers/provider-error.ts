@@ -54,7 +54,7 @@ export function toSwarmError(
   if (signal?.aborted || (sdk && error instanceof sdk.APIUserAbortError)) {
     return new AbortError(`The ${provider} call was aborted.`, { cause: signal?.reason ?? error });
   }
-  const message = redactSecrets(error instanceof Error ? error.message : String(error));
+  let message = redactSecrets(error instanceof Error ? error.message : String(error));
   if (sdk && error instanceof sdk.APIConnectionTimeoutError) {
     const after = timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`;
     return new ModelError(`${provider}: the request timed out${after}.`, {
@@ -77,6 +77,13 @@ export function toSwarmError(
       headers?: unknown;
     };
     const httpStatus = typeof status === 'number' ? status : undefined;
+    // Anthropic's body nests its message (`{type: 'error', error: {type, message}}`), which the
+    // SDK prints as raw JSON: the message is what the server said.
+    const nested = nestedMessage((error as { error?: unknown }).error);
+    if (nested !== undefined) {
+      const said = redactSecrets(httpStatus === undefined ? nested : `${httpStatus} ${nested}`);
+      message = said;
+    }
     // The server may say outright whether a retry helps; else an error event inside a 200 stream
     // (no status) tells by its type, and an HTTP error by its status.
     const shouldRetry = headers instanceof Headers ? headers.get('x-should-retry') : null;
@@ -145,6 +152,15 @@ const networkErrorCodes = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
+
+/** The message of an error body shaped `{error: {message}}` (Anthropic's), if it is one. */
+function nestedMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const inner = (body as { error?: unknown }).error;
+  if (typeof inner !== 'object' || inner === null) return undefined;
+  const message = (inner as { message?: unknown }).message;
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}
 
 /**
  * True for a connection that failed or broke after the headers: undici reports a reset mid-body
