@@ -13,6 +13,7 @@ body{font:14px system-ui,sans-serif;margin:0;display:flex;height:100vh}
 .row{cursor:pointer;padding:4px;border-bottom:1px solid #eee}.row:hover{background:#f4f4f4}
 .state{font-weight:bold;margin-right:6px}.group{margin-top:8px;font-weight:bold;color:#555}
 pre{white-space:pre-wrap;background:#f7f7f7;padding:4px;margin:2px 0}
+td,th{vertical-align:top;padding:4px;text-align:left}
 .call{border:1px solid #ddd;margin:4px 0;padding:4px}
 </style></head><body>
 <div id="list"><input id="search" placeholder="search runs" style="width:95%"><div id="runs"></div></div>
@@ -59,7 +60,11 @@ function openRun(id) {
   pending.id = 'pending';
   const calls = el('div');
   calls.id = 'calls';
-  box.append(head, state, pending, calls);
+  const compare = el('div');
+  compare.id = 'compare';
+  box.append(head, state, pending, compare, calls);
+  const parent = /^(.*)-fork[0-9]+$/.exec(id);
+  if (parent) drawCompare(compare, parent[1], id);
   let index = 0;
   source = new EventSource('/api/runs/' + encodeURIComponent(id) + '/events?token=' + encodeURIComponent(token));
   source.addEventListener('entry', (ev) => {
@@ -112,6 +117,20 @@ function openRun(id) {
       pending.append(d);
     }
   });
+}
+// A fork beside the run it was forked from: calls, tokens and answer of each, side by side.
+async function drawCompare(box, a, b) {
+  const runs = await Promise.all([a, b].map((r) => api('/api/runs/' + encodeURIComponent(r))));
+  const table = el('table');
+  table.border = '1';
+  const row = (label, f) => { const tr = el('tr'); tr.append(el('th', label), ...runs.map((r) => el('td', f(r)))); table.append(tr); };
+  const answer = (r) => { const m = r.entries.filter((e) => e.type === 'model').at(-1); return m ? m.response.text : ''; };
+  row('run', (r) => r.id);
+  row('state', (r) => r.state);
+  row('calls', (r) => r.calls);
+  row('tokens', (r) => r.tokens);
+  row('answer', answer);
+  box.replaceChildren(el('b', 'compare'), table);
 }
 document.getElementById('search').oninput = drawList;
 loadList();
