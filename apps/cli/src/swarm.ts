@@ -6,6 +6,7 @@ import { demoCommand } from './demo.js';
 import { mcpCommand } from './mcp-command.js';
 import { resumeCommand } from './resume-command.js';
 import { runCommand } from './run-command.js';
+import { studioCommand } from './studio-command.js';
 import { typesCommand } from './types-command.js';
 
 const usage = `swarm — ways for LLM agents to work together
@@ -28,6 +29,7 @@ Usage:
   swarm mcp <spec.yaml|spec.json>              serve the spec's swarm as one MCP tool over stdio
       --model <model>    model of agents whose spec names none
   swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
+  swarm studio [--journal <dir>]... [--port <n>]   watch, approve and fork journaled runs in the browser
   swarm types                                  the topologies this command knows
   swarm --version                              the version of @swarm/cli
 
@@ -47,6 +49,10 @@ const commandOptions: Record<string, readonly string[]> = {
 };
 
 async function main(argv: string[]): Promise<void> {
+  // swarm studio parses its own options (--journal repeats).
+  if (argv[0] === 'studio' && !argv.includes('--help') && !argv.includes('-h')) {
+    return studioCommand(argv.slice(1), process.stdout);
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

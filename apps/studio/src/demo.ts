@@ -104,7 +104,7 @@ export async function writeDemoJournal(dir: string): Promise<void> {
           swarmRun: 1,
           runId,
           specFile: `${name}.yaml`,
-          spec: { type: 'Agent', name },
+          spec: { topology: 'Agent', name },
           task: demo.task,
           createdAt: new Date(Date.UTC(2026, 0, 1, 9, minute++)).toISOString(),
         },

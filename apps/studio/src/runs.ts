@@ -71,7 +71,7 @@ export async function readRun(dir: string, id: string, active: ReadonlySet<strin
   }
   const pending = waitingApprovals(entries);
   const spec = record.spec ?? {};
-  const topology = String(spec.type ?? spec.topology ?? 'unknown');
+  const topology = String(spec.topology ?? spec.type ?? 'unknown');
   let calls = 0;
   let tokens = 0;
   for (const entry of entries) {
