@@ -7,6 +7,7 @@ import { evalCommand } from './eval-command.js';
 import { mcpCommand } from './mcp-command.js';
 import { resumeCommand } from './resume-command.js';
 import { runCommand } from './run-command.js';
+import { studioCommand } from './studio-command.js';
 import { typesCommand } from './types-command.js';
 
 const usage = `swarm — ways for LLM agents to work together
@@ -36,6 +37,7 @@ Usage:
       --report <file>    write an HTML report (quality against cost, every run)
       --quiet            no progress bar
   swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
+  swarm studio [--journal <dir>]... [--port <n>]   watch, approve and fork journaled runs in the browser
   swarm types                                  the topologies this command knows
   swarm --version                              the version of @swarm/cli
 
@@ -56,6 +58,10 @@ const commandOptions: Record<string, readonly string[]> = {
 };
 
 async function main(argv: string[]): Promise<void> {
+  // swarm studio parses its own options (--journal repeats).
+  if (argv[0] === 'studio' && !argv.includes('--help') && !argv.includes('-h')) {
+    return studioCommand(argv.slice(1), process.stdout);
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
