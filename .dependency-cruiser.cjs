@@ -14,6 +14,14 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'core-layers',
+      severity: 'error',
+      comment:
+        "core's layers import only those below them (packages/core/README.md, How core is built): contracts import nothing else of core.",
+      from: { path: '^packages/core/src/contracts/' },
+      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/contracts/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
