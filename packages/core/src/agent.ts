@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { PendingApproval } from './approval.js';
 import { type AsToolOptions, asTool } from './as-tool.js';
 import { taskMessage, validateContentParts, withAttachments } from './content-parts.js';
+import type { PendingApproval } from './contracts/approval.js';
 import {
   ConfigError,
   errorMessage,

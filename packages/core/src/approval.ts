@@ -1,29 +1,7 @@
+import type { ApprovalDecision, Approvals } from './contracts/approval.js';
 import { ConfigError } from './errors.js';
 
-/**
- * A tool call that waits for a person's decision, as `RunPausedError.pending` lists it: plain data
- * (it survives `JSON.stringify`), so a queue or a CLI can keep it and ask someone later.
- */
-export interface PendingApproval {
-  /** Stable across resumes of the run: the key of `RunOptions.approvals`. */
-  id: string;
-  /** The outermost run's id (the journal's key). */
-  runId: string;
-  /** The runs from the outermost to the one that made the call (topology types, agent names). */
-  path: string[];
-  agent: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-}
-
-/** A person's decision on a pending call: a rejected call answers the model with `message` as a tool error. */
-export interface ApprovalDecision {
-  approved: boolean;
-  message?: string;
-}
-
-/** Decisions on a paused run's pending calls, by `PendingApproval.id`. */
-export type Approvals = Record<string, ApprovalDecision>;
+export type { ApprovalDecision, Approvals, PendingApproval } from './contracts/approval.js';
 
 /** Checks `RunOptions.approvals`: an object of `{ approved: boolean, message?: string }` by id. */
 export function validateApprovals(approvals: unknown): Approvals {

@@ -1,4 +1,4 @@
-import type { PendingApproval } from './approval.js';
+import type { PendingApproval } from './contracts/approval.js';
 import { redactSecrets } from './redact-secrets.js';
 import type { Usage } from './types.js';
 import { emptyUsage } from './usage.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PendingApproval } from './approval.js';
+import type { PendingApproval } from './contracts/approval.js';
 import { ConfigError } from './errors.js';
 import type { ModelResponse } from './types.js';
 

@@ -1,5 +1,11 @@
-import { type BudgetExceededError, isAbort, isPause, isTripwire, RunPausedError } from './errors.js';
-import { budgetStop } from './topology-run.js';
+import {
+  type BudgetExceededError,
+  isAbort,
+  isPause,
+  isTripwire,
+  RunPausedError,
+  SwarmError,
+} from './errors.js';
 import type { Settled } from './types.js';
 
 /** Why a run stopped early for its budget: its calls or its tokens were spent. */
@@ -51,4 +57,15 @@ export function interruptionFields(
   reason: BudgetReason | undefined,
 ): { interrupted: true; interruptionReason: BudgetReason } | Record<never, never> {
   return reason ? { interrupted: true, interruptionReason: reason } : {};
+}
+
+/**
+ * The interruption reason when `error` is a budget stop (`'budget:calls'` or `'budget:tokens'`),
+ * else undefined: topologies that can answer from what they have catch it and mark the result.
+ */
+export function budgetStop(error: unknown): BudgetExceededError['reason'] | undefined {
+  if (SwarmError.isInstance(error) && error.code === 'BUDGET_EXCEEDED') {
+    return (error as BudgetExceededError).reason;
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { type BudgetExceededError, isPause, SwarmError } from './errors.js';
+import { isPause } from './errors.js';
 import {
   type GuardrailOptions,
   type GuardrailRun,
@@ -112,13 +112,4 @@ export function runTotals(
   return { usage: { ...context.usage }, llmCalls, replayedCalls, liveCalls: llmCalls - replayedCalls };
 }
 
-/**
- * The interruption reason when `error` is a budget stop (`'budget:calls'` or `'budget:tokens'`),
- * else undefined: topologies that can answer from what they have catch it and mark the result.
- */
-export function budgetStop(error: unknown): BudgetExceededError['reason'] | undefined {
-  if (SwarmError.isInstance(error) && error.code === 'BUDGET_EXCEEDED') {
-    return (error as BudgetExceededError).reason;
-  }
-  return undefined;
-}
+export { budgetStop } from './run-stop.js';

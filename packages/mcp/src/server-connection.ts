@@ -9,26 +9,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AbortError, ConfigError, errorMessage } from '@swarm/core';
 import { z } from 'zod';
+import type { McpServer } from './server-types.js';
 import type { StdioTransport } from './stdio-transport.js';
 
-/** An MCP server that swarm starts as a child process and speaks to over its stdin and stdout (Node only). */
-export interface McpStdioServer {
-  command: string;
-  args?: string[];
-  /** Added to the few variables the server inherits (`HOME`, `PATH`, `USER`, ...); the rest of this process's environment is not passed on. */
-  env?: Record<string, string>;
-  cwd?: string;
-}
-
-/** An MCP server that is already running, reached over streamable HTTP. */
-export interface McpHttpServer {
-  url: string | URL;
-  /** Sent with every request (an `Authorization` header, say). */
-  headers?: Record<string, string>;
-}
-
-/** Where an MCP server is: a command to start, or the URL of a running one. */
-export type McpServer = McpStdioServer | McpHttpServer;
+export type { McpHttpServer, McpServer, McpStdioServer } from './server-types.js';
 
 /** What one tool call of the connection is given: the call's signal, its time limit, and a progress listener. */
 export interface CallSettings {

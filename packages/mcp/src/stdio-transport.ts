@@ -4,7 +4,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import spawn from 'cross-spawn';
-import type { McpStdioServer } from './server-connection.js';
+import type { McpStdioServer } from './server-types.js';
 
 /** How long the server gets to exit after its stdin closes, then after SIGTERM, before SIGKILL. */
 const exitGraceMs = { stdinClosed: 100, terminated: 400 };

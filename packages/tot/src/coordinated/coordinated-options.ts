@@ -14,10 +14,9 @@ import {
   type Tool,
   type Topology,
 } from '@swarm/core';
-import { roleSystemPrompts } from './coordinated-prompts.js';
+import { type RoleName, roleSystemPrompts } from './coordinated-prompts.js';
 
-/** The specialists of the seed's team, in the order results list them. */
-export type RoleName = 'planner' | 'researcher' | 'analyzer' | 'critic' | 'synthesizer';
+export type { RoleName } from './coordinated-prompts.js';
 
 /** Every role, in the order results and traces list them. */
 export const roleNames = ['planner', 'researcher', 'analyzer', 'critic', 'synthesizer'] as const;

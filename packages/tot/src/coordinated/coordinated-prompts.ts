@@ -1,4 +1,5 @@
-import type { RoleName } from './coordinated-options.js';
+/** The specialists of the seed's team, in the order results list them. */
+export type RoleName = 'planner' | 'researcher' | 'analyzer' | 'critic' | 'synthesizer';
 
 /** The system prompt of each built-in role (a role given as an Agent keeps its own instructions). */
 export const roleSystemPrompts: Record<RoleName, string> = {
