@@ -340,7 +340,8 @@ describe('over streamable HTTP', () => {
     const server = await serve(pipeline(), {
       name: 'article',
       description: 'Writes an article.',
-      sessionIdleMs: 50,
+      // Long enough that a loaded machine finishes the handshake (two requests) inside it.
+      sessionIdleMs: 3_000,
     });
     const client = await httpClient(server.url);
     expect(server.sessions).toBe(1);
