@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
+import type { SwarmEvent } from './contracts/events.js';
+import type { Model, ModelResponse } from './contracts/model.js';
 import { ConfigError, GuardrailTripwireError, MaxTurnsExceededError, ModelError } from './errors.js';
-import type { SwarmEvent } from './events.js';
 import { RunContext } from './run-context.js';
 import { Gate } from './testing/gate.js';
 import { reply, ScriptedModel, toolCall, toolCalls } from './testing/scripted-model.js';
 import { tool } from './tool.js';
-import type { Model, ModelResponse } from './types.js';
 
 const add = tool({
   name: 'add',

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
 import { asTool } from './as-tool.js';
+import type { SwarmEvent } from './contracts/events.js';
+import type { ModelRequest, ToolCall, Usage } from './contracts/model.js';
 import { RunPausedError } from './errors.js';
-import type { SwarmEvent } from './events.js';
 import { memoryJournal, waitingApprovals } from './journal.js';
 import { respond, ScriptedModel } from './testing/scripted-model.js';
 import { tool } from './tool.js';
-import type { ModelRequest, ToolCall, Usage } from './types.js';
 
 // A refund desk's model: asks for the refunds it is told to, once, then reports the tool results.
 function deskModel(calls: Omit<ToolCall, 'id'>[], usage?: Partial<Usage>): ScriptedModel {

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import { contentHash } from './canonical-request.js';
+import type { ContentPart, Model } from './contracts/model.js';
 import { fileJournal } from './file-journal.js';
 import { recordModel } from './testing/record-model.js';
 import { replayModel } from './testing/replay-model.js';
 import { reply, ScriptedModel } from './testing/scripted-model.js';
-import type { ContentPart, Model } from './types.js';
 
 // A 256 KiB "scan": big enough that inlining it anywhere would show in the file sizes.
 const scanBytes = Uint8Array.from({ length: 256 * 1024 }, (_, i) => (i * 31) % 251);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
+import type { ContentPart } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { runMember } from './member.js';
 import type { RunOptions } from './run-context.js';
 import { reply, ScriptedModel } from './testing/scripted-model.js';
 import { BaseTopology, type TopologyResult } from './topology.js';
 import { runTopology } from './topology-run.js';
-import type { ContentPart } from './types.js';
 
 const chart: ContentPart = { type: 'image', url: 'https://example.com/sales-chart.png' };
 const report: ContentPart = {

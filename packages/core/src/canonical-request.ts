@@ -1,5 +1,12 @@
+import type {
+  ContentPart,
+  Message,
+  ModelRequest,
+  ModelResponse,
+  TextPart,
+  ToolCall,
+} from './contracts/model.js';
 import { murmur128Bytes } from './hash.js';
-import type { ContentPart, Message, ModelRequest, ModelResponse, TextPart, ToolCall } from './types.js';
 
 /**
  * A content part as journals and cassettes keep it: text and image URLs as they are; bytes (given

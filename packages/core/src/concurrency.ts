@@ -1,5 +1,5 @@
+import type { Settled } from './contracts/model.js';
 import { ConfigError, isAbort, isPause, RunPausedError, throwIfAborted } from './errors.js';
-import type { Settled } from './types.js';
 
 /**
  * Runs `fn` over `items` with at most `concurrency` in flight and returns settled outcomes in input

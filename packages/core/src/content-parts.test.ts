@@ -6,8 +6,8 @@ import {
   validateContentParts,
   withAttachments,
 } from './content-parts.js';
+import type { ContentPart, Message } from './contracts/model.js';
 import { ConfigError } from './errors.js';
-import type { ContentPart, Message } from './types.js';
 
 describe('messageText', () => {
   it('returns a string content as it is', () => {

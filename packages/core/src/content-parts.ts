@@ -1,5 +1,5 @@
+import type { ContentPart, Message } from './contracts/model.js';
 import { ConfigError } from './errors.js';
-import type { ContentPart, Message } from './types.js';
 
 /**
  * The text of a message: its content when it is a string (returned as is), else its text parts
@@ -101,4 +101,17 @@ export function base64Of(data: Uint8Array | string): string {
     binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
   }
   return btoa(binary);
+}
+
+/**
+ * Typed turns as one text, for a member that takes text (a Topology): each turn on its own block,
+ * headed by who said it.
+ */
+export function turnsAsText(messages: readonly Message[]): string {
+  if (messages.length === 1 && messages[0]!.role === 'user' && !messages[0]!.name)
+    return messageText(messages[0]!);
+  return messages
+    .filter((m) => m.role !== 'tool' && messageText(m).trim() !== '')
+    .map((m) => `[${m.name ?? m.role}]\n${messageText(m)}`)
+    .join('\n\n');
 }

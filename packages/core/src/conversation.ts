@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import type { Message, Role } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { nodeBuiltin } from './node-builtin.js';
-import type { Message, Role } from './types.js';
 
 /** One entry of a conversation: who said what, and when (ISO time). */
 export interface ConversationEntry {

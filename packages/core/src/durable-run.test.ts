@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
 import { asTool } from './as-tool.js';
-import type { SwarmEvent } from './events.js';
+import type { SwarmEvent } from './contracts/events.js';
+import type { ModelRequest } from './contracts/model.js';
 import { memoryJournal } from './journal.js';
 import { RunContext } from './run-context.js';
 import { respond, ScriptedModel } from './testing/scripted-model.js';
 import { tool } from './tool.js';
-import type { ModelRequest } from './types.js';
 
 // A model whose answer depends only on the request: it asks for `lookup` once per question, then
 // answers with what the tool said. Counts the calls that reach it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SwarmEvent } from './contracts/events.js';
 import { EmptyAnswerError, nonEmptyAnswer } from './empty-answer.js';
-import type { SwarmEvent } from './events.js';
 import { RunContext } from './run-context.js';
 
 describe('nonEmptyAnswer', () => {

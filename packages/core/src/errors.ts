@@ -1,6 +1,6 @@
 import type { PendingApproval } from './contracts/approval.js';
+import type { Usage } from './contracts/model.js';
 import { redactSecrets } from './redact-secrets.js';
-import type { Usage } from './types.js';
 import { emptyUsage } from './usage.js';
 
 const marker = Symbol.for('@swarm/core/error');

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
+import type { Message, ModelLike, Usage } from './contracts/model.js';
 import { ConfigError, StructuredOutputError } from './errors.js';
 import { resolveModel } from './resolve-model.js';
 import { RunContext as Run, type RunContext, type RunOptions } from './run-context.js';
 import { describeZodError, toJsonSchema } from './tool.js';
-import type { Message, ModelLike, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** Options of `generateObject`: the schema, and either a prompt or messages. */

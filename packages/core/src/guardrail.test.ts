@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
+import type { SwarmEvent } from './contracts/events.js';
+import type { Model, ModelRequest, ModelResponse } from './contracts/model.js';
 import { ConfigError, GuardrailTripwireError } from './errors.js';
-import type { SwarmEvent } from './events.js';
 import type { Guardrail } from './guardrail.js';
 import { runMember } from './member.js';
 import { openaiModel } from './providers/openai.js';
@@ -13,7 +14,6 @@ import { reply, ScriptedModel, toolCall } from './testing/scripted-model.js';
 import { tool } from './tool.js';
 import { BaseTopology, type TopologyResult } from './topology.js';
 import { runTopology } from './topology-run.js';
-import type { Model, ModelRequest, ModelResponse } from './types.js';
 
 /** A model whose calls wait until the test answers them, recording whether their signal fired. */
 class HeldModel implements Model {

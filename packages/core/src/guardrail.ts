@@ -1,44 +1,16 @@
 import { z } from 'zod';
-import type { Agent } from './agent.js';
+import type { Guardrail, GuardrailAgent, GuardrailLike, GuardrailOptions } from './contracts/run.js';
 import { ConfigError, GuardrailTripwireError } from './errors.js';
 import { gateCalls, type RunContext, ungated } from './run-context.js';
 
-/** What a guardrail found: `tripwire: true` ends the run with `GuardrailTripwireError`. */
-export interface GuardrailResult {
-  tripwire: boolean;
-  /** What it saw, for the error and the trace (plain data). */
-  info?: unknown;
-}
-
-/** What a guardrail's check is given besides the value. */
-export interface GuardrailContext {
-  /** Which side of the run it guards. */
-  kind: 'input' | 'output';
-  /** The run it guards: a check's own model calls belong to it (budget, trace, totals). */
-  run: RunContext;
-  /** Fires when the run is cancelled. */
-  signal: AbortSignal | undefined;
-}
-
-/** A check of a run's input (before it reaches the model) or its output (before it reaches the user). */
-export interface Guardrail {
-  name: string;
-  check(value: string, context: GuardrailContext): GuardrailResult | Promise<GuardrailResult>;
-}
-
-/**
- * A guardrail, or an Agent used as one: it is run on the value (nested in the guarded run) and its
- * `outputType` must have a `tripwire` boolean; its whole final object is the `info`.
- */
-export type GuardrailLike = Guardrail | Agent<unknown>;
-
-/** Guardrails of an Agent or a topology: input ones run beside the first model call, output ones on the answer. */
-export interface GuardrailOptions {
-  /** Checks of the input; one that trips cancels the run, its first model call included. */
-  inputGuardrails?: readonly GuardrailLike[];
-  /** Checks of the final output before the run returns it. */
-  outputGuardrails?: readonly GuardrailLike[];
-}
+export type {
+  Guardrail,
+  GuardrailAgent,
+  GuardrailContext,
+  GuardrailLike,
+  GuardrailOptions,
+  GuardrailResult,
+} from './contracts/run.js';
 
 /** Checked guardrails, ready to run. */
 export interface Guardrails {
@@ -70,7 +42,7 @@ function toGuardrails(list: readonly GuardrailLike[] | undefined, option: string
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new ConfigError(`${option} must be an array.`);
   return list.map((item, i) => {
-    const agent = item as Agent<unknown>;
+    const agent = item as GuardrailAgent;
     if (typeof agent?.run === 'function' && typeof agent.name === 'string' && 'outputType' in agent) {
       return agentGuardrail(agent, `${option}[${i}]`);
     }
@@ -86,7 +58,7 @@ function toGuardrails(list: readonly GuardrailLike[] | undefined, option: string
   });
 }
 
-function agentGuardrail(agent: Agent<unknown>, option: string): Guardrail {
+function agentGuardrail(agent: GuardrailAgent, option: string): Guardrail {
   const tripwire = agent.outputType?.shape.tripwire;
   if (!(tripwire instanceof z.ZodBoolean)) {
     throw new ConfigError(

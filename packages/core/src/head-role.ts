@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Agent } from './agent.js';
+import type { Model, ModelLike } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { isMember, type Member } from './member.js';
 import { resolveModel } from './resolve-model.js';
-import type { Model, ModelLike } from './types.js';
 
 /** Who plays a head role (director, planner, captain, chairman, aggregator, judge): an agent's name, a Member, or a model. */
 export type RoleRef = string | Member | Model;

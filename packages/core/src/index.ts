@@ -11,6 +11,28 @@ export { writeFileAtomic } from './atomic-write.js';
 export { mapConcurrent, mapSettled } from './concurrency.js';
 export { configuredModel, configureModelHint } from './configured-model.js';
 export { messageText, taskMessage, validateContentParts } from './content-parts.js';
+export type { CoreEventType, EventInput, SwarmEvent } from './contracts/events.js';
+export type {
+  ContentPart,
+  FilePart,
+  FinishReason,
+  ImagePart,
+  JsonSchema,
+  Message,
+  Model,
+  ModelLike,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ResponseFormat,
+  Role,
+  Settled,
+  TextPart,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+  Usage,
+} from './contracts/model.js';
 export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
 export { type CostPreview, previewRun } from './cost-preview.js';
 export { EmptyAnswerError, nonEmptyAnswer } from './empty-answer.js';
@@ -35,7 +57,6 @@ export {
   ToolError,
   throwIfAborted,
 } from './errors.js';
-export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
 export { fileJournal } from './file-journal.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
 export type {
@@ -177,25 +198,4 @@ export {
   type TopologyOutcome,
   type TopologyRun,
 } from './topology-run.js';
-export type {
-  ContentPart,
-  FilePart,
-  FinishReason,
-  ImagePart,
-  JsonSchema,
-  Message,
-  Model,
-  ModelLike,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamEvent,
-  ResponseFormat,
-  Role,
-  Settled,
-  TextPart,
-  ToolCall,
-  ToolChoice,
-  ToolDefinition,
-  Usage,
-} from './types.js';
 export { addUsage, emptyUsage, sumUsage } from './usage.js';

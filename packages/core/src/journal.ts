@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PendingApproval } from './contracts/approval.js';
+import type { ModelResponse } from './contracts/model.js';
 import { ConfigError } from './errors.js';
-import type { ModelResponse } from './types.js';
 
 /**
  * A model call's answer as a journal keeps it. `key` is the call's place in the run (a hash of its

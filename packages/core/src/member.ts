@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import type { Agent, AgentResult } from './agent.js';
-import { messageText } from './content-parts.js';
+import { turnsAsText } from './content-parts.js';
 import { ConfigError } from './errors.js';
 import type { RunContext } from './run-context.js';
 import type { Tool } from './tool.js';
 import type { Topology, TopologyResult } from './topology.js';
-import type { Message, ToolChoice, Usage } from './types.js';
+
+export { turnsAsText } from './content-parts.js';
+
+import type { Message, ToolChoice, Usage } from './contracts/model.js';
 
 /**
  * Anything a multi-member topology can put to work: an Agent, or a whole Topology, which gets the
@@ -93,19 +96,6 @@ export async function runMember(
   const result = await member.run(input, { ...options, context });
   const { output, finalOutput, usage, llmCalls } = result;
   return { output, finalOutput, usage, llmCalls, result };
-}
-
-/**
- * Typed turns as one text, for a member that takes text (a Topology): each turn on its own block,
- * headed by who said it.
- */
-export function turnsAsText(messages: readonly Message[]): string {
-  if (messages.length === 1 && messages[0]!.role === 'user' && !messages[0]!.name)
-    return messageText(messages[0]!);
-  return messages
-    .filter((m) => m.role !== 'tool' && messageText(m).trim() !== '')
-    .map((m) => `[${m.name ?? m.role}]\n${messageText(m)}`)
-    .join('\n\n');
 }
 
 /** A turn written by another member, as the receiving agent should see it: a `user` turn with a name. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Model } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { openaiCompatiblePresets } from './providers/openai-compatible.js';
 import { registerProvider, resolveModel } from './resolve-model.js';
 import { type MockProviderServer, mockProviderServer } from './testing/mock-provider-server.js';
-import type { Model } from './types.js';
 
 let server: MockProviderServer;
 

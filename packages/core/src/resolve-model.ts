@@ -1,8 +1,8 @@
+import type { Model, ModelLike } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { anthropicModel } from './providers/anthropic.js';
 import { openaiModel } from './providers/openai.js';
 import { openaiCompatibleModel, openaiCompatiblePresets } from './providers/openai-compatible.js';
-import type { Model, ModelLike } from './types.js';
 
 /** Builds a Model from the part of a model string after `<prefix>:`. */
 export type ProviderFactory = (modelName: string) => Model;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import { mapSettled } from './concurrency.js';
+import type { SwarmEvent } from './contracts/events.js';
+import type { Model } from './contracts/model.js';
 import { AbortError, BudgetExceededError, ConfigError } from './errors.js';
-import type { SwarmEvent } from './events.js';
 import { Limiter } from './limiter.js';
 import { RunContext } from './run-context.js';
 import { runStream } from './run-stream.js';
 import { Gate } from './testing/gate.js';
 import { reply, respond, ScriptedModel } from './testing/scripted-model.js';
-import type { Model } from './types.js';
 
 /** A model whose every call waits at `gate`, then answers 'ok'. */
 function answersOkAt(gate: Gate): ScriptedModel {

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, Approvals, PendingApproval } from './approval.js';
 import { canonicalJson, cassetteRequest, cassetteResponse } from './canonical-request.js';
+import type { ModelRequest, ModelResponse } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { murmur128 } from './hash.js';
 import {
@@ -10,7 +11,6 @@ import {
   parseJournalEntry,
   type ToolCallEntry,
 } from './journal.js';
-import type { ModelRequest, ModelResponse } from './types.js';
 
 /** A model call's place in the journal, and its answer when the journal holds one. */
 export interface ModelSlot {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingApproval } from './approval.js';
 import { mapConcurrent, mapSettled } from './concurrency.js';
+import type { Settled } from './contracts/model.js';
 import { AbortError, BudgetExceededError, ModelError, RunPausedError } from './errors.js';
 import { interruptionFields, isRunStop, settledStop } from './run-stop.js';
-import type { Settled } from './types.js';
 
 const calls = new BudgetExceededError('budget:calls', 'The run has no calls left.');
 const tokens = new BudgetExceededError('budget:tokens', 'The run has no tokens left.');

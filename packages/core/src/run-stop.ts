@@ -1,3 +1,4 @@
+import type { Settled } from './contracts/model.js';
 import {
   type BudgetExceededError,
   isAbort,
@@ -6,7 +7,6 @@ import {
   RunPausedError,
   SwarmError,
 } from './errors.js';
-import type { Settled } from './types.js';
 
 /** Why a run stopped early for its budget: its calls or its tokens were spent. */
 export type BudgetReason = BudgetExceededError['reason'];

@@ -1,4 +1,4 @@
-import type { SwarmEvent } from './events.js';
+import type { SwarmEvent } from './contracts/events.js';
 import type { RunOptions } from './run-context.js';
 
 /** A live run: iterate its events as they happen, then await `result`. */

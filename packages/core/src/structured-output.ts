@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { JsonSchema, ResponseFormat } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { describeZodError, type Tool, toJsonSchema, tool } from './tool.js';
-import type { JsonSchema, ResponseFormat } from './types.js';
 
 /** The function an Agent with `outputType` ends its run through, on models without native JSON output. */
 export const outputToolName = 'final_output';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
+import type { Message, Model, ModelRequest, ModelResponse } from './contracts/model.js';
 import { type Tool, toJsonSchema, tool, toolDefinition } from './tool.js';
-import type { Message, Model, ModelRequest, ModelResponse } from './types.js';
 
 const add = tool({
   name: 'add',

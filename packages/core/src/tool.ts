@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import type { JsonSchema, ToolDefinition } from './contracts/model.js';
 import { ConfigError } from './errors.js';
 import { isTimerMs, MAX_TIMER_MS } from './option-checks.js';
 import type { RunContext } from './run-context.js';
-import type { JsonSchema, ToolDefinition } from './types.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {

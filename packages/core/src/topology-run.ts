@@ -7,6 +7,7 @@ import {
   validateGuardrails,
 } from './guardrail.js';
 import { RunContext, type RunOptions } from './run-context.js';
+import { finishedPause, runTotals } from './run-end.js';
 import type { TopologyResult } from './topology.js';
 
 /** What a topology's body returns: its result without the totals, which the run fills in. */
@@ -86,30 +87,5 @@ function inputOf(start: Record<string, unknown>): string {
   return typeof start.task === 'string' ? start.task : JSON.stringify(start);
 }
 
-/**
- * What a run that paused throws once its journal has ended: the pause with the run's totals so far
- * (nested runs included), or the ConfigError for
- * approvals it was given and never used. For topologies that build their own context; `runTopology`
- * calls it for you.
- */
-export function finishedPause(context: RunContext, pause: unknown): unknown {
-  try {
-    context.finishJournal();
-  } catch (error) {
-    return error;
-  }
-  return isPause(pause) ? pause.withTotals(runTotals(context)) : pause;
-}
-
-/**
- * A run's totals for its result, nested runs included: `usage`, `llmCalls`, and of those calls how
- * many were answered from the journal (`replayedCalls`) and how many went to a model (`liveCalls`).
- */
-export function runTotals(
-  context: RunContext,
-): Pick<TopologyResult, 'usage' | 'llmCalls'> & { replayedCalls: number; liveCalls: number } {
-  const { llmCalls, replayedCalls } = context;
-  return { usage: { ...context.usage }, llmCalls, replayedCalls, liveCalls: llmCalls - replayedCalls };
-}
-
+export { finishedPause, runTotals } from './run-end.js';
 export { budgetStop } from './run-stop.js';

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { Agent } from './agent.js';
 import { type AsToolOptions, asTool } from './as-tool.js';
+import type { Usage } from './contracts/model.js';
 import { type GuardrailLike, type GuardrailOptions, validateGuardrails } from './guardrail.js';
 import type { RunOptions } from './run-context.js';
 import { type RunStream, runStream } from './run-stream.js';
 import type { Tool } from './tool.js';
-import type { Usage } from './types.js';
 
 /** What every topology's result has. */
 export interface TopologyResult {

@@ -1,4 +1,4 @@
-import type { Usage } from './types.js';
+import type { Usage } from './contracts/model.js';
 
 /** A fresh all-zero usage record. */
 export function emptyUsage(): Usage {

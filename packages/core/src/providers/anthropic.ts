@@ -1,5 +1,3 @@
-import { AbortError, ConfigError, ModelError } from '../errors.js';
-import { registerSecret } from '../redact-secrets.js';
 import type {
   FinishReason,
   Model,
@@ -9,7 +7,9 @@ import type {
   ToolCall,
   ToolChoice,
   Usage,
-} from '../types.js';
+} from '../contracts/model.js';
+import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { registerSecret } from '../redact-secrets.js';
 import type {
   AnthropicContentBlock,
   AnthropicContentBlockParam,

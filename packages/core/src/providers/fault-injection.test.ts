@@ -4,15 +4,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent.js';
+import type { SwarmEvent } from '../contracts/events.js';
+import type { Model, ModelRequest, ModelResponse } from '../contracts/model.js';
 import { AbortError, ModelError } from '../errors.js';
-import type { SwarmEvent } from '../events.js';
 import {
   type MockProviderServer,
   type MockStep,
   mockProviderServer,
 } from '../testing/mock-provider-server.js';
 import { tool } from '../tool.js';
-import type { Model, ModelRequest, ModelResponse } from '../types.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 import type { ProviderCallOptions } from './provider-call.js';

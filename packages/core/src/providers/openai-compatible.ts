@@ -1,4 +1,4 @@
-import type { Model } from '../types.js';
+import type { Model } from '../contracts/model.js';
 import { type OpenAIModelOptions, openaiModel } from './openai.js';
 
 /** Where an OpenAI-compatible service lives and which variables configure it. */

@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../contracts/model.js';
 import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
-import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../types.js';
 import { type OpenAIModelOptions, openaiModel } from './openai.js';
 
 const weather: ToolDefinition = {

@@ -1,4 +1,3 @@
-import { AbortError, ConfigError, ModelError } from '../errors.js';
 import type {
   FinishReason,
   Message,
@@ -10,7 +9,8 @@ import type {
   ToolChoice,
   ToolDefinition,
   Usage,
-} from '../types.js';
+} from '../contracts/model.js';
+import { AbortError, ConfigError, ModelError } from '../errors.js';
 import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
 import type {
   OpenAIChatClient,

@@ -2,8 +2,8 @@
 // message, a trace event, or the SDK error kept as the cause.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../agent.js';
+import type { SwarmEvent } from '../contracts/events.js';
 import { errorMessage } from '../errors.js';
-import type { SwarmEvent } from '../events.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';

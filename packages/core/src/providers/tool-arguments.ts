@@ -1,4 +1,4 @@
-import type { ToolCall } from '../types.js';
+import type { ToolCall } from '../contracts/model.js';
 
 /** Builds a ToolCall from the raw JSON argument text a provider sent; unparseable text is kept, never lost. */
 export function toolCallFromJson(id: string, name: string, json: string): ToolCall {

@@ -1,8 +1,8 @@
 // Usage fields are outside data: whatever a provider sends in them, only finite non-negative
 // numbers reach a run's totals; anything else is replaced by the estimate and flagged `estimated`.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Model, ModelRequest, Usage } from '../contracts/model.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
-import type { Model, ModelRequest, Usage } from '../types.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 

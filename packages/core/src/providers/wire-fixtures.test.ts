@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Model, ModelRequest, ModelResponse } from '../contracts/model.js';
 import { ModelError } from '../errors.js';
-import type { Model, ModelRequest, ModelResponse } from '../types.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 

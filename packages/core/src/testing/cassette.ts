@@ -1,5 +1,5 @@
 import { type CanonicalRequest, canonicalJson } from '../canonical-request.js';
-import type { ModelResponse } from '../types.js';
+import type { ModelResponse } from '../contracts/model.js';
 
 export {
   type CanonicalPart,

@@ -1,6 +1,6 @@
 // The Anthropic Messages wire format of the mock provider server: JSON and SSE.
 import type { ServerResponse } from 'node:http';
-import type { FinishReason, Usage } from '../types.js';
+import type { FinishReason, Usage } from '../contracts/model.js';
 import { halves, pieces, type ResolvedReply, writeEvents } from './mock-wire.js';
 
 const anthropicStopReasons: Record<FinishReason, string> = {

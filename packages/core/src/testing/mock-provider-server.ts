@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FinishReason, Usage } from '../contracts/model.js';
 import { nodeBuiltin } from '../node-builtin.js';
-import type { FinishReason, Usage } from '../types.js';
 import { anthropicMessage, sendAnthropicStream } from './mock-anthropic-wire.js';
 import { sendEmbeddings } from './mock-embeddings.js';
 import { openaiCompletion, sendOpenAIStream } from './mock-openai-wire.js';

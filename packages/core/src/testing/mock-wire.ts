@@ -1,7 +1,7 @@
 // What the OpenAI and Anthropic mock wires share: a reply resolved from a script step, JSON and
 // error responses, and server-sent events written with an optional gap.
 import type { ServerResponse } from 'node:http';
-import type { FinishReason, Usage } from '../types.js';
+import type { FinishReason, Usage } from '../contracts/model.js';
 import type { MockApi, MockReply } from './mock-provider-server.js';
 
 /** A scripted reply with ids, token counts and finish reason filled in, ready for either wire. */

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../types.js';
+import type { JsonSchema } from '../contracts/model.js';
 
 /**
  * A small value that satisfies a JSON Schema as zod emits it: the first enum member or const, the

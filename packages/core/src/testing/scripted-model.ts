@@ -1,5 +1,12 @@
+import type {
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ToolCall,
+  Usage,
+} from '../contracts/model.js';
 import { AbortError, ConfigError } from '../errors.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, ToolCall, Usage } from '../types.js';
 
 /** A reply a scripted step produces: plain text, or any part of a ModelResponse. */
 export type ScriptedReply =

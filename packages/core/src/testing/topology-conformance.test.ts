@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentResult } from '../agent.js';
+import type { Model, Usage } from '../contracts/model.js';
 import { nonEmptyAnswer } from '../empty-answer.js';
 import { isAbort, isPause, RunPausedError } from '../errors.js';
 import type { GuardrailOptions } from '../guardrail.js';
@@ -8,7 +9,6 @@ import { RunContext, type RunOptions } from '../run-context.js';
 import type { Tool } from '../tool.js';
 import { BaseTopology, type TopologyResult } from '../topology.js';
 import { budgetStop, runTopology } from '../topology-run.js';
-import type { Model, Usage } from '../types.js';
 import { addUsage, emptyUsage } from '../usage.js';
 import { autoModel } from './auto-model.js';
 import { type ConformanceCheck, ConformanceError, topologyConformance } from './topology-conformance.js';

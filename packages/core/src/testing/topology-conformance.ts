@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { Agent } from '../agent.js';
 import type { Approvals } from '../approval.js';
 import { asTool } from '../as-tool.js';
+import type { SwarmEvent } from '../contracts/events.js';
+import type {
+  ContentPart,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+} from '../contracts/model.js';
 import {
   AbortError,
   type GuardrailTripwireError,
@@ -9,14 +17,12 @@ import {
   type RunPausedError,
   SwarmError,
 } from '../errors.js';
-import type { SwarmEvent } from '../events.js';
 import type { GuardrailOptions } from '../guardrail.js';
 import { memoryJournal } from '../journal.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import { RunContext } from '../run-context.js';
 import { type Tool, tool } from '../tool.js';
 import type { Topology, TopologyResult } from '../topology.js';
-import type { ContentPart, Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
 import { autoModel, CountingModel } from './auto-model.js';
 import { nextTurn } from './next-turn.js';
 
