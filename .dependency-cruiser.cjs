@@ -15,12 +15,41 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'core-layers',
+      name: 'core-contracts',
       severity: 'error',
       comment:
-        "core's layers import only those below them (packages/core/README.md, How core is built): contracts import nothing else of core.",
-      from: { path: '^packages/core/src/contracts/' },
+        "core's contracts are types only and import nothing else of core (packages/core/README.md, How core is built).",
+      from: { path: '^packages/core/src/contracts/', pathNot: '\\.test\\.ts$' },
       to: { path: '^packages/core/src/', pathNot: '^packages/core/src/contracts/' },
+    },
+    {
+      name: 'core-kernel',
+      severity: 'error',
+      comment: "core's kernel imports only the contracts and itself.",
+      from: { path: '^packages/core/src/kernel/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/(contracts|kernel)/' },
+    },
+    {
+      name: 'core-primitives',
+      severity: 'error',
+      comment:
+        "core's primitives (tools, structured output) and providers import only the layers below them, and each other.",
+      from: { path: '^packages/core/src/(primitives|providers)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/(contracts|kernel|primitives|providers)/' },
+    },
+    {
+      name: 'core-agent',
+      severity: 'error',
+      comment: 'The Agent imports the layers below it, never the composition layer (members, topologies).',
+      from: { path: '^packages/core/src/agent/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/core/src/(composition|testing)/' },
+    },
+    {
+      name: 'core-composition',
+      severity: 'error',
+      comment: 'The composition layer (members, topologies) never imports the testing helpers.',
+      from: { path: '^packages/core/src/composition/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/core/src/testing/' },
     },
   ],
   options: {

@@ -4,13 +4,37 @@ export {
   type AgentResult,
   type AgentRunOptions,
   type ToolCallRecord,
-} from './agent.js';
-export type { ApprovalDecision, Approvals, PendingApproval } from './approval.js';
-export { type AsToolOptions, asTool } from './as-tool.js';
-export { writeFileAtomic } from './atomic-write.js';
-export { mapConcurrent, mapSettled } from './concurrency.js';
-export { configuredModel, configureModelHint } from './configured-model.js';
-export { messageText, taskMessage, validateContentParts } from './content-parts.js';
+} from './agent/agent.js';
+export { type CostPreview, previewRun } from './composition/cost-preview.js';
+export { type HeadSplit, type RoleRef, roleRefSchema, splitHead } from './composition/head-role.js';
+export {
+  isMember,
+  isTopology,
+  type Member,
+  type MemberResult,
+  type MemberRunOptions,
+  memberName,
+  memberTurn,
+  runMember,
+  turnsAsText,
+  validateMembers,
+} from './composition/member.js';
+export {
+  BaseTopology,
+  type Topology,
+  type TopologyDescriptor,
+  type TopologyResult,
+  type WorstCase,
+} from './composition/topology.js';
+export {
+  budgetStop,
+  finishedPause,
+  openTopologyRun,
+  runTopology,
+  runTotals,
+  type TopologyOutcome,
+  type TopologyRun,
+} from './composition/topology-run.js';
 export type { CoreEventType, EventInput, SwarmEvent } from './contracts/events.js';
 export type {
   ContentPart,
@@ -33,9 +57,13 @@ export type {
   ToolDefinition,
   Usage,
 } from './contracts/model.js';
-export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './conversation.js';
-export { type CostPreview, previewRun } from './cost-preview.js';
-export { EmptyAnswerError, nonEmptyAnswer } from './empty-answer.js';
+export type { GuardrailAgent, RunHandle, RunLimiter, Runnable } from './contracts/run.js';
+export type { ApprovalDecision, Approvals, PendingApproval } from './kernel/approval.js';
+export { writeFileAtomic } from './kernel/atomic-write.js';
+export { mapConcurrent, mapSettled } from './kernel/concurrency.js';
+export { messageText, taskMessage, validateContentParts } from './kernel/content-parts.js';
+export { Conversation, type ConversationEntry, type OutputType, outputTypes } from './kernel/conversation.js';
+export { EmptyAnswerError, nonEmptyAnswer } from './kernel/empty-answer.js';
 export {
   AbortError,
   BudgetExceededError,
@@ -56,9 +84,8 @@ export {
   type SwarmErrorCode,
   ToolError,
   throwIfAborted,
-} from './errors.js';
-export { fileJournal } from './file-journal.js';
-export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
+} from './kernel/errors.js';
+export { fileJournal } from './kernel/file-journal.js';
 export type {
   Guardrail,
   GuardrailContext,
@@ -67,10 +94,9 @@ export type {
   GuardrailResult,
   GuardrailRun,
   Guardrails,
-} from './guardrail.js';
-export { validateGuardrails } from './guardrail.js';
-export { fnv1a } from './hash.js';
-export { type HeadSplit, type RoleRef, roleRefSchema, splitHead } from './head-role.js';
+} from './kernel/guardrail.js';
+export { validateGuardrails } from './kernel/guardrail.js';
+export { fnv1a } from './kernel/hash.js';
 export {
   type ApprovalEntry,
   type Journal,
@@ -81,21 +107,9 @@ export {
   type ToolCallEntry,
   validateRunId,
   waitingApprovals,
-} from './journal.js';
-export { Limiter, type LimiterOptions } from './limiter.js';
-export {
-  isMember,
-  isTopology,
-  type Member,
-  type MemberResult,
-  type MemberRunOptions,
-  memberName,
-  memberTurn,
-  runMember,
-  turnsAsText,
-  validateMembers,
-} from './member.js';
-export { nodeBuiltin, optionalNodeBuiltin } from './node-builtin.js';
+} from './kernel/journal.js';
+export { Limiter, type LimiterOptions } from './kernel/limiter.js';
+export { nodeBuiltin, optionalNodeBuiltin } from './kernel/node-builtin.js';
 export {
   booleanOption,
   concurrencyOption,
@@ -106,7 +120,39 @@ export {
   optionalIntegerOption,
   outputTypeOption,
   timeoutOption,
-} from './option-checks.js';
+} from './kernel/option-checks.js';
+export { randomUUID } from './kernel/random-uuid.js';
+export { REDACTED, redactSecrets, registerSecret } from './kernel/redact-secrets.js';
+export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './kernel/run-context.js';
+export { runRandom } from './kernel/run-random.js';
+export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './kernel/run-stop.js';
+export { type RunStream, runStream } from './kernel/run-stream.js';
+export { addUsage, emptyUsage, sumUsage } from './kernel/usage.js';
+export { type AsToolOptions, asTool } from './primitives/as-tool.js';
+export { configuredModel, configureModelHint } from './primitives/configured-model.js';
+export {
+  type GenerateObjectOptions,
+  type GenerateObjectResult,
+  generateObject,
+} from './primitives/generate-object.js';
+export { type ProviderFactory, registerProvider, resolveModel } from './primitives/resolve-model.js';
+export {
+  type FormatOrSchema,
+  formatOrSchema,
+  outputToolName,
+  parseJsonAnswer,
+  validateOutputType,
+} from './primitives/structured-output.js';
+export {
+  describeZodError,
+  type NeedsApproval,
+  type Tool,
+  type ToolContext,
+  type ToolOptions,
+  toJsonSchema,
+  tool,
+  toolDefinition,
+} from './primitives/tool.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
 export type {
   AnthropicContentBlock,
@@ -158,44 +204,3 @@ export {
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
 export { checkedUsage, estimateUsage } from './providers/usage-estimate.js';
-export { randomUUID } from './random-uuid.js';
-export { REDACTED, redactSecrets, registerSecret } from './redact-secrets.js';
-export { type ProviderFactory, registerProvider, resolveModel } from './resolve-model.js';
-export { type Budget, RunContext, type RunContextOptions, type RunOptions } from './run-context.js';
-export { runRandom } from './run-random.js';
-export { type BudgetReason, interruptionFields, isRunStop, settledStop } from './run-stop.js';
-export { type RunStream, runStream } from './run-stream.js';
-export {
-  type FormatOrSchema,
-  formatOrSchema,
-  outputToolName,
-  parseJsonAnswer,
-  validateOutputType,
-} from './structured-output.js';
-export {
-  describeZodError,
-  type NeedsApproval,
-  type Tool,
-  type ToolContext,
-  type ToolOptions,
-  toJsonSchema,
-  tool,
-  toolDefinition,
-} from './tool.js';
-export {
-  BaseTopology,
-  type Topology,
-  type TopologyDescriptor,
-  type TopologyResult,
-  type WorstCase,
-} from './topology.js';
-export {
-  budgetStop,
-  finishedPause,
-  openTopologyRun,
-  runTopology,
-  runTotals,
-  type TopologyOutcome,
-  type TopologyRun,
-} from './topology-run.js';
-export { addUsage, emptyUsage, sumUsage } from './usage.js';

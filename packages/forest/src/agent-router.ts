@@ -14,12 +14,21 @@ import { referenceTexts } from './reference-texts.js';
 import type { RouteCandidate, RouteRule, RoutingStrategy } from './route-decision.js';
 import { stem } from './stem.js';
 import { TermIndex, type TermMatch } from './term-index.js';
-import type { TreeAgent } from './tree-agent.js';
+
+/** What the router reads of an agent (a `TreeAgent` is one): its name, prompt text and keywords. */
+export interface RoutableAgent {
+  readonly name: string;
+  /** The text its embedding and sense check are made from. */
+  readonly routingText: string;
+  readonly keywords: readonly string[];
+  /** Whether the keywords were given (not extracted from the prompt). */
+  readonly keywordsGiven: boolean;
+}
 
 /** One routable agent and the tree it belongs to. */
-export interface RouterEntry {
+export interface RouterEntry<A extends RoutableAgent = RoutableAgent> {
   tree?: string;
-  agent: TreeAgent;
+  agent: A;
 }
 
 /** How the router scores and accepts candidates. */
@@ -33,9 +42,9 @@ export interface RouterSettings {
 }
 
 /** The outcome of routing one task: the chosen entry (if any agent was relevant) and the evidence. */
-export interface RouterOutcome {
+export interface RouterOutcome<A extends RoutableAgent = RoutableAgent> {
   task: string;
-  chosen?: { entry: RouterEntry; candidate: RouteCandidate; rule: Exclude<RouteRule, 'fallback'> };
+  chosen?: { entry: RouterEntry<A>; candidate: RouteCandidate; rule: Exclude<RouteRule, 'fallback'> };
   /** The best-scoring agent other than the chosen one (the best of all when none was chosen). */
   runnerUp?: RouteCandidate;
 }
@@ -84,14 +93,14 @@ interface Prepared {
  * (with the remainders that context agreement compares: each task without its weak shared words).
  * Scoring is one sparse matrix product plus an inverted keyword index.
  */
-export class AgentRouter {
-  readonly entries: readonly RouterEntry[];
+export class AgentRouter<A extends RoutableAgent = RoutableAgent> {
+  readonly entries: readonly RouterEntry<A>[];
   readonly embedder: CachedEmbedder;
   #build: { prepared: Promise<Prepared>; signal: AbortSignal | undefined } | undefined;
   #sense: SenseCheck | undefined;
   #termIndex: TermIndex | undefined;
 
-  constructor(entries: readonly RouterEntry[], embedder: CachedEmbedder) {
+  constructor(entries: readonly RouterEntry<A>[], embedder: CachedEmbedder) {
     this.entries = entries;
     this.embedder = embedder;
   }
@@ -101,7 +110,7 @@ export class AgentRouter {
     tasks: readonly string[],
     settings: RouterSettings,
     signal?: AbortSignal,
-  ): Promise<RouterOutcome[]> {
+  ): Promise<RouterOutcome<A>[]> {
     throwIfAborted(signal);
     const calibrate = settings.threshold === 'auto';
     // Context agreement: an agent relevant by similarity alone, while the words it shares with the
@@ -335,7 +344,7 @@ export class AgentRouter {
     remainderVectors: ReadonlyMap<string, Float32Array>,
     prepared: Prepared,
     settings: RouterSettings,
-  ): RouterOutcome {
+  ): RouterOutcome<A> {
     const { task, vector, matches, remainders, senses } = scored;
     const calibration = settings.threshold === 'auto' ? prepared.calibration : undefined;
     const similarities = prepared.index.scores(vector);

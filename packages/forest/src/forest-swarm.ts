@@ -115,7 +115,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   /** Every task and answer of this forest's runs, in the order they finished. */
   readonly conversation = new Conversation();
   readonly #logger: ForestLogger;
-  readonly #router: AgentRouter;
+  readonly #router: AgentRouter<TreeAgent>;
   readonly #treeOf = new Map<TreeAgent, Tree>();
   #saving: Promise<void> = Promise.resolve();
 
@@ -365,7 +365,7 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
   }
 
   // Turns the router's outcome into a decision: the chosen agent, else the fallback, else NoRouteError.
-  #decision(outcome: RouterOutcome): RouteDecision {
+  #decision(outcome: RouterOutcome<TreeAgent>): RouteDecision {
     const base = {
       task: outcome.task,
       calibration: this.threshold === 'auto' ? ('reference' as const) : ('explicit' as const),

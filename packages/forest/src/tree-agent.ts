@@ -108,7 +108,7 @@ export class TreeAgent {
   readonly #logger: ForestLogger;
   readonly #embedderOption: Embedder | undefined;
   #embedder: CachedEmbedder | undefined;
-  #router: AgentRouter | undefined;
+  #router: AgentRouter<TreeAgent> | undefined;
 
   constructor(options: TreeAgentOptions) {
     const systemPrompt = options.systemPrompt ?? options.agent?.instructions;

@@ -52,7 +52,7 @@ export class Tree {
   /** Where this tree's verbose lines go; a verbose tree also sends its agents' records here. */
   readonly logger: ForestLogger;
   readonly #embedder: Embedder | undefined;
-  #router: AgentRouter | undefined;
+  #router: AgentRouter<TreeAgent> | undefined;
 
   constructor(options: TreeOptions) {
     if (typeof options?.name !== 'string' || options.name.trim() === '') {
@@ -150,7 +150,7 @@ export class Tree {
     return log;
   }
 
-  #routerInstance(): AgentRouter {
+  #routerInstance(): AgentRouter<TreeAgent> {
     this.#router ??= new AgentRouter(
       this.agents.map((agent) => ({ tree: this.name, agent })),
       cachedEmbedder(this.#embedder ?? forestLocalEmbedder()),

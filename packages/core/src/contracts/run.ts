@@ -1,7 +1,7 @@
 // Contracts layer: types only, imported by every layer above (no imports of its own).
 import type { z } from 'zod';
 import type { EventInput, SwarmEvent } from './events.js';
-import type { Model, ModelRequest, ModelResponse, Usage } from './model.js';
+import type { ContentPart, Model, ModelRequest, ModelResponse, Usage } from './model.js';
 
 /** A whole-run budget over all agents together. */
 export interface Budget {
@@ -9,9 +9,17 @@ export interface Budget {
   maxTokens?: number;
 }
 
-/** What a run needs of a shared limiter (core's `Limiter` is one): it runs calls under its limits. */
+/** A shared limiter as a run sees it (core's `Limiter` is one): it runs calls under its limits. */
 export interface RunLimiter {
-  run<T>(fn: () => Promise<T>, options?: { signal?: AbortSignal | undefined }): Promise<T>;
+  /** Calls in flight at once. */
+  readonly concurrency: number;
+  /** Calls started in any rolling minute, if limited. */
+  readonly requestsPerMinute: number | undefined;
+  /** Calls running now. */
+  readonly pending: number;
+  /** Calls waiting for a slot. */
+  readonly waiting: number;
+  run<T>(fn: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<T>;
 }
 
 /**
@@ -25,12 +33,25 @@ export interface RunHandle {
   readonly path: readonly string[];
   readonly topology: string | undefined;
   readonly signal: AbortSignal | undefined;
+  /** The shared limiter the run's calls wait for, its own or its parent's. */
+  readonly limiter: RunLimiter | undefined;
+  readonly budget: Budget;
+  /** Whether model text streams as `model.delta` events. */
+  readonly textDeltas: boolean;
+  /** The run's attachments, its own or its parent's. */
+  readonly attachments: readonly ContentPart[] | undefined;
   /** Tokens used by every call of the run so far, nested runs included. */
   readonly usage: Usage;
   /** Model calls started so far, failed ones and nested runs' included. */
   readonly llmCalls: number;
+  /** Of `llmCalls`, those answered from the run's journal. */
+  readonly replayedCalls: number;
   /** Emits an event to the run's listeners, stamped with the run's id, time and place. */
   emit(event: EventInput): void;
+  /** Closes a trace that ends in an error (or a pause) with `run.error` / `agent.error` (or `*.paused`). */
+  emitError(type: 'run.error' | 'agent.error', error: unknown, agent?: string): void;
+  /** Throws `BudgetExceededError` when one more call would pass the run's or an ancestor's budget. */
+  checkBudget(): void;
   /** Makes one model call on behalf of the run (budget, limiter, events, journal, totals). */
   callModel(model: Model, request: ModelRequest): Promise<ModelResponse>;
 }
@@ -85,4 +106,17 @@ export interface GuardrailOptions {
 /** A live run: iterate its events as they happen, then await `result`. */
 export interface RunStream<R> extends AsyncIterable<SwarmEvent> {
   readonly result: Promise<R>;
+}
+
+/**
+ * Anything that runs a task nested in another run: an Agent or a Topology, as the layers below the
+ * composition layer see one (`asTool` takes it).
+ */
+export interface Runnable {
+  readonly name: string;
+  /** What it is for (an Agent's description); a Topology has none. */
+  readonly description?: string | undefined;
+  /** A Topology's type (`'ForestSwarm'`); an Agent has none. */
+  readonly type?: string;
+  run(task: string, options: { parent: RunHandle; parentToolCallId?: string }): Promise<{ output: string }>;
 }

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../agent.js';
+import { Agent } from '../agent/agent.js';
+import { tool } from '../primitives/tool.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
-import { tool } from '../tool.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 

@@ -1,6 +1,6 @@
-import { base64Of, validateContentParts } from '../content-parts.js';
 import type { ContentPart, Message } from '../contracts/model.js';
-import { ConfigError } from '../errors.js';
+import { base64Of, validateContentParts } from '../kernel/content-parts.js';
+import { ConfigError } from '../kernel/errors.js';
 import type { AnthropicInputBlockParam } from './anthropic-client-shape.js';
 
 // The Messages API takes images and documents in user turns (and images in tool results): elsewhere

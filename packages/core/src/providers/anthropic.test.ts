@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import type Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../contracts/model.js';
-import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { AbortError, ConfigError, ModelError } from '../kernel/errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import { type AnthropicModelOptions, anthropicModel } from './anthropic.js';
 

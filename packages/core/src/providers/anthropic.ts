@@ -8,8 +8,8 @@ import type {
   ToolChoice,
   Usage,
 } from '../contracts/model.js';
-import { AbortError, ConfigError, ModelError } from '../errors.js';
-import { registerSecret } from '../redact-secrets.js';
+import { AbortError, ConfigError, ModelError } from '../kernel/errors.js';
+import { registerSecret } from '../kernel/redact-secrets.js';
 import type {
   AnthropicContentBlock,
   AnthropicContentBlockParam,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../contracts/model.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../kernel/errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';

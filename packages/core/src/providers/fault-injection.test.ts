@@ -3,16 +3,16 @@
 // clear typed error within a stated time, with no timer left behind.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../agent.js';
+import { Agent } from '../agent/agent.js';
 import type { SwarmEvent } from '../contracts/events.js';
 import type { Model, ModelRequest, ModelResponse } from '../contracts/model.js';
-import { AbortError, ModelError } from '../errors.js';
+import { AbortError, ModelError } from '../kernel/errors.js';
+import { tool } from '../primitives/tool.js';
 import {
   type MockProviderServer,
   type MockStep,
   mockProviderServer,
 } from '../testing/mock-provider-server.js';
-import { tool } from '../tool.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 import type { ProviderCallOptions } from './provider-call.js';

@@ -8,9 +8,9 @@ import { runInNewContext } from 'node:vm';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agent.js';
+import { Agent } from '../agent/agent.js';
 import type { Model } from '../contracts/model.js';
-import { AbortError } from '../errors.js';
+import { AbortError } from '../kernel/errors.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 

@@ -1,6 +1,6 @@
-import { base64Of, messageText, validateContentParts } from '../content-parts.js';
 import type { ContentPart, Message } from '../contracts/model.js';
-import { ConfigError } from '../errors.js';
+import { base64Of, messageText, validateContentParts } from '../kernel/content-parts.js';
+import { ConfigError } from '../kernel/errors.js';
 import type { OpenAIChatContentPart } from './openai-client-shape.js';
 
 // Chat Completions takes images and files in user turns only: elsewhere a part that is not text is

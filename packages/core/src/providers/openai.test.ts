@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelRequest, ModelStreamEvent, ToolDefinition } from '../contracts/model.js';
-import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { AbortError, ConfigError, ModelError } from '../kernel/errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import { type OpenAIModelOptions, openaiModel } from './openai.js';
 

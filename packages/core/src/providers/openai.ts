@@ -10,7 +10,7 @@ import type {
   ToolDefinition,
   Usage,
 } from '../contracts/model.js';
-import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { AbortError, ConfigError, ModelError } from '../kernel/errors.js';
 import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
 import type {
   OpenAIChatClient,

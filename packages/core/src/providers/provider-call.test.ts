@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { AbortError, ConfigError, ModelError } from '../errors.js';
+import { AbortError, ConfigError, ModelError } from '../kernel/errors.js';
 import { openaiModel } from './openai.js';
 import { callPolicy, callWithRetries, retryAfterMs, streamWithRetries } from './provider-call.js';
 

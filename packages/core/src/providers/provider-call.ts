@@ -1,6 +1,6 @@
 import type { ModelStreamEvent } from '../contracts/model.js';
-import { AbortError, ModelError, type SwarmError } from '../errors.js';
-import { abortableDelay, type LinkedSignal, linkSignal, raceSignal } from '../linked-signal.js';
+import { AbortError, ModelError, type SwarmError } from '../kernel/errors.js';
+import { abortableDelay, type LinkedSignal, linkSignal, raceSignal } from '../kernel/linked-signal.js';
 
 /** The SDK's own default timeout of one HTTP attempt: 10 minutes. */
 export const DEFAULT_TIMEOUT_MS = 600_000;

@@ -1,6 +1,6 @@
-import { AbortError, ModelError, SwarmError } from '../errors.js';
-import { raceSignal } from '../linked-signal.js';
-import { redactSecrets } from '../redact-secrets.js';
+import { AbortError, ModelError, SwarmError } from '../kernel/errors.js';
+import { raceSignal } from '../kernel/linked-signal.js';
+import { redactSecrets } from '../kernel/redact-secrets.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../kernel/errors.js';
 import { resolveProviderSettings } from './provider-settings.js';
 
 const input = {

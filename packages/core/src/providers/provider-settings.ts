@@ -1,6 +1,6 @@
-import { ConfigError } from '../errors.js';
-import { isTimerMs, MAX_TIMER_MS } from '../option-checks.js';
-import { registerSecret } from '../redact-secrets.js';
+import { ConfigError } from '../kernel/errors.js';
+import { isTimerMs, MAX_TIMER_MS } from '../kernel/option-checks.js';
+import { registerSecret } from '../kernel/redact-secrets.js';
 
 /** Where a provider finds its key and endpoint: explicit options first, then environment variables. */
 export interface ProviderSettingsInput {

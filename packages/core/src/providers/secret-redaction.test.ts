@@ -1,9 +1,9 @@
 // A provider's error body may echo the API key (a 401 quoting it): the key never reaches an error
 // message, a trace event, or the SDK error kept as the cause.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../agent.js';
+import { Agent } from '../agent/agent.js';
 import type { SwarmEvent } from '../contracts/events.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage } from '../kernel/errors.js';
 import { type MockProviderServer, mockProviderServer } from '../testing/mock-provider-server.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';

@@ -1,5 +1,5 @@
-import { messageText } from '../content-parts.js';
 import type { ModelRequest, ToolCall, Usage } from '../contracts/model.js';
+import { messageText } from '../kernel/content-parts.js';
 
 /** A rough token count: four characters a token, as the providers' own rules of thumb say. */
 function tokensOf(characters: number): number {

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model, ModelRequest, ModelResponse } from '../contracts/model.js';
-import { ModelError } from '../errors.js';
+import { ModelError } from '../kernel/errors.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 

@@ -1,6 +1,6 @@
-import { messageText } from '../content-parts.js';
 import type { Model, ModelRequest, ModelResponse } from '../contracts/model.js';
-import { fnv1a } from '../hash.js';
+import { messageText } from '../kernel/content-parts.js';
+import { fnv1a } from '../kernel/hash.js';
 import { sampleFromSchema } from './schema-sample.js';
 import { respond, ScriptedModel, type ScriptedReply } from './scripted-model.js';
 

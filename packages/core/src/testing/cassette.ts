@@ -1,5 +1,5 @@
-import { type CanonicalRequest, canonicalJson } from '../canonical-request.js';
 import type { ModelResponse } from '../contracts/model.js';
+import { type CanonicalRequest, canonicalJson } from '../kernel/canonical-request.js';
 
 export {
   type CanonicalPart,
@@ -7,7 +7,7 @@ export {
   cassetteRequest,
   cassetteResponse,
   contentHash,
-} from '../canonical-request.js';
+} from '../kernel/canonical-request.js';
 
 /** A request as a cassette keeps it: what was asked, never the signal or anything a provider adds. */
 export type CassetteRequest = CanonicalRequest;

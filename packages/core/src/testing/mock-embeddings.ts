@@ -1,7 +1,7 @@
 // The OpenAI-compatible embeddings endpoint of the mock provider server.
 import type { ServerResponse } from 'node:http';
-import { fnv1a } from '../hash.js';
-import type { MockProviderServerOptions } from './mock-provider-server.js';
+import { fnv1a } from '../kernel/hash.js';
+import type { MockProviderServerOptions } from './mock-types.js';
 import { estimateTokens, noRetry, sendError, sendJson } from './mock-wire.js';
 
 /** Answers an embeddings request: the `embed` handler's vectors, or deterministic hashed ones. */

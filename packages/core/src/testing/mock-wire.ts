@@ -2,7 +2,7 @@
 // error responses, and server-sent events written with an optional gap.
 import type { ServerResponse } from 'node:http';
 import type { FinishReason, Usage } from '../contracts/model.js';
-import type { MockApi, MockReply } from './mock-provider-server.js';
+import type { MockApi, MockReply } from './mock-types.js';
 
 /** A scripted reply with ids, token counts and finish reason filled in, ready for either wire. */
 export interface ResolvedReply {

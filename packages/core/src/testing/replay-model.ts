@@ -1,6 +1,6 @@
 import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../contracts/model.js';
-import { AbortError, ConfigError, ModelError } from '../errors.js';
-import { nodeBuiltin } from '../node-builtin.js';
+import { AbortError, ConfigError, ModelError } from '../kernel/errors.js';
+import { nodeBuiltin } from '../kernel/node-builtin.js';
 import {
   type CassetteEntry,
   type CassetteRequest,

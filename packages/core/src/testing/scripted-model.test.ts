@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError } from '../errors.js';
+import { AbortError } from '../kernel/errors.js';
 import { Gate } from './gate.js';
 import { fail, reply, respond, ScriptedModel, toolCall } from './scripted-model.js';
 

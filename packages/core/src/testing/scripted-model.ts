@@ -6,7 +6,7 @@ import type {
   ToolCall,
   Usage,
 } from '../contracts/model.js';
-import { AbortError, ConfigError } from '../errors.js';
+import { AbortError, ConfigError } from '../kernel/errors.js';
 
 /** A reply a scripted step produces: plain text, or any part of a ModelResponse. */
 export type ScriptedReply =

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { Agent } from '../agent.js';
-import type { Approvals } from '../approval.js';
-import { asTool } from '../as-tool.js';
+import { Agent } from '../agent/agent.js';
+import type { Topology, TopologyResult } from '../composition/topology.js';
 import type { SwarmEvent } from '../contracts/events.js';
 import type {
   ContentPart,
@@ -10,19 +9,20 @@ import type {
   ModelResponse,
   ModelStreamEvent,
 } from '../contracts/model.js';
+import type { Approvals } from '../kernel/approval.js';
 import {
   AbortError,
   type GuardrailTripwireError,
   isPause,
   type RunPausedError,
   SwarmError,
-} from '../errors.js';
-import type { GuardrailOptions } from '../guardrail.js';
-import { memoryJournal } from '../journal.js';
-import { nodeBuiltin } from '../node-builtin.js';
-import { RunContext } from '../run-context.js';
-import { type Tool, tool } from '../tool.js';
-import type { Topology, TopologyResult } from '../topology.js';
+} from '../kernel/errors.js';
+import type { GuardrailOptions } from '../kernel/guardrail.js';
+import { memoryJournal } from '../kernel/journal.js';
+import { nodeBuiltin } from '../kernel/node-builtin.js';
+import { RunContext } from '../kernel/run-context.js';
+import { asTool } from '../primitives/as-tool.js';
+import { type Tool, tool } from '../primitives/tool.js';
 import { autoModel, CountingModel } from './auto-model.js';
 import { nextTurn } from './next-turn.js';
 

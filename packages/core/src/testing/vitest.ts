@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { TopologyResult } from '../topology.js';
+import type { TopologyResult } from '../composition/topology.js';
 import { type TopologyConformanceOptions, topologyConformance } from './topology-conformance.js';
 
 /** Registers the topology conformance suite as a vitest `describe` block, one test per check. */

@@ -1,4 +1,4 @@
-import { Limiter, throwIfAborted } from '@swarm/core';
+import { Limiter, type RunLimiter, throwIfAborted } from '@swarm/core';
 
 const MINUTE = 60_000;
 
@@ -102,10 +102,10 @@ export class RequestRate {
  */
 class RateLimitedLimiter extends Limiter {
   readonly #rate: RequestRate;
-  readonly #outer: Limiter | undefined;
+  readonly #outer: RunLimiter | undefined;
   #running = 0;
 
-  constructor(rate: RequestRate, outer: Limiter | undefined) {
+  constructor(rate: RequestRate, outer: RunLimiter | undefined) {
     const rpm = Math.min(rate.requestsPerMinute, outer?.requestsPerMinute ?? Number.POSITIVE_INFINITY);
     super({ concurrency: outer?.concurrency ?? Number.POSITIVE_INFINITY, requestsPerMinute: rpm });
     this.#rate = rate;
@@ -151,7 +151,7 @@ class RateLimitedLimiter extends Limiter {
  * When `outer` already holds `rate` (a run nested in a run of the same instance), it is `outer`:
  * a call taking two places in one rate could wait for itself.
  */
-export function rateLimited(rate: RequestRate, outer: Limiter | undefined): Limiter {
+export function rateLimited(rate: RequestRate, outer: RunLimiter | undefined): Limiter {
   if (outer instanceof RateLimitedLimiter && outer.holds(rate)) return outer;
   return new RateLimitedLimiter(rate, outer);
 }
