@@ -35,7 +35,10 @@ module.exports = {
       comment:
         "core's primitives (tools, structured output) and providers import only the layers below them, and each other.",
       from: { path: '^packages/core/src/(primitives|providers)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/(contracts|kernel|primitives|providers)/' },
+      to: {
+        path: '^packages/core/src/',
+        pathNot: '^packages/core/src/(contracts|kernel|primitives|providers)/',
+      },
     },
     {
       name: 'core-agent',
