@@ -320,7 +320,12 @@ export class RunChunks {
     return [
       ...opened,
       event.isError === true
-        ? { type: 'tool-output-error', toolCallId: uiId, errorText: this.#toolErrorText(event), dynamic: true }
+        ? {
+            type: 'tool-output-error',
+            toolCallId: uiId,
+            errorText: this.#toolErrorText(event),
+            dynamic: true,
+          }
         : { type: 'tool-output-available', toolCallId: uiId, output: result, dynamic: true },
     ];
   }

@@ -314,12 +314,15 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     const agent = brokenLookup();
     const seen: unknown[] = [];
     const { message } = await readMessage(
-      toUIMessageStream(runStream((o) => agent.run('Find 7.', o)), {
-        onError: (error) => {
-          seen.push(error);
-          return errorMessage(error);
+      toUIMessageStream(
+        runStream((o) => agent.run('Find 7.', o)),
+        {
+          onError: (error) => {
+            seen.push(error);
+            return errorMessage(error);
+          },
         },
-      }),
+      ),
     );
     expect(seen).toEqual([expect.any(ToolError)]);
     expect(seen[0]).toMatchObject({ code: 'TOOL', tool: 'lookup' });

@@ -3,12 +3,12 @@ import {
   type Approvals,
   ConfigError,
   errorMessage,
-  ToolError,
   isAbort,
   isPause,
   type RunStream,
   SwarmError,
   type SwarmEvent,
+  ToolError,
 } from '@swarm/core';
 import { createUIMessageStreamResponse, type UIMessage } from 'ai';
 import { RunChunks, type RunResultLike } from './run-chunks.js';
