@@ -310,6 +310,37 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     expect(dataOf(message, 'data-swarm-result')[0]?.data.output).toBe('Sorry, try later.');
   });
 
+  it("keeps a nested run's failure from every part: its run and agent parts and the parent's tool part say only the code", async () => {
+    const checker = new Agent({
+      name: 'checker',
+      model: new ScriptedModel([
+        fail(new ModelError('acme: invalid key sk-nested-secret', { provider: 'acme', status: 401 })),
+      ]),
+    });
+    const researcher = new Agent({
+      name: 'researcher',
+      model: new ScriptedModel([
+        toolCall('checker', { task: 'Check.' }, { id: 'call_c' }),
+        reply('Could not check.'),
+      ]),
+      tools: [checker.asTool()],
+    });
+    const workflow = new SequentialWorkflow({ agents: [researcher] });
+    const [forReader, forChunks] = toUIMessageStream(workflow.stream('Go.')).tee();
+    const [{ message }, chunks] = await Promise.all([readMessage(forReader), chunksOf(forChunks)]);
+    expect(dataOf(message, 'dynamic-tool')[0]).toMatchObject({
+      toolCallId: 'call_c',
+      state: 'output-error',
+      errorText: 'failed (TOOL)',
+    });
+    expect(dataOf(message, 'data-swarm-agent').find((p) => p.data.agent === 'checker')?.data).toMatchObject({
+      status: 'failed',
+      error: 'failed (MODEL)',
+    });
+    expect(JSON.stringify(chunks)).not.toContain('sk-nested-secret');
+    expect(JSON.stringify(chunks)).not.toContain('invalid key');
+  });
+
   it("sends a failed tool's error text when onError lets it through, given it as a ToolError", async () => {
     const agent = brokenLookup();
     const seen: unknown[] = [];
