@@ -18,6 +18,7 @@ export interface RunResultLike {
  */
 export class RunChunks {
   readonly #errorText: (event: SwarmEvent) => string;
+  readonly #toolErrorText: (event: SwarmEvent) => string;
   #textCount = 0;
   // Open text parts by (run, agent, model call): two calls of one agent may stream at once.
   readonly #openText = new Map<string, string>();
@@ -36,9 +37,17 @@ export class RunChunks {
   /**
    * `errorText` says what a failed run or agent part shows of the event's error: by default only
    * its code, as the stream's `error` chunk does, so no part carries more than the client may see.
+   * `toolErrorText` says what a failed tool call's `tool-output-error` part shows of its
+   * `tool.result` (whose text is the tool's own error message): by default `failed (TOOL)`.
    */
-  constructor(options: { errorText?: (event: SwarmEvent) => string } = {}) {
+  constructor(
+    options: {
+      errorText?: (event: SwarmEvent) => string;
+      toolErrorText?: (event: SwarmEvent) => string;
+    } = {},
+  ) {
     this.#errorText = options.errorText ?? defaultEventErrorText;
+    this.#toolErrorText = options.toolErrorText ?? defaultToolErrorText;
   }
 
   /** The chunks one event becomes (none for events the UI has no part for). */
@@ -311,7 +320,12 @@ export class RunChunks {
     return [
       ...opened,
       event.isError === true
-        ? { type: 'tool-output-error', toolCallId: uiId, errorText: result, dynamic: true }
+        ? {
+            type: 'tool-output-error',
+            toolCallId: uiId,
+            errorText: this.#toolErrorText(event),
+            dynamic: true,
+          }
         : { type: 'tool-output-available', toolCallId: uiId, output: result, dynamic: true },
     ];
   }
@@ -337,6 +351,12 @@ function stringOf(value: unknown): string | undefined {
 function defaultEventErrorText(event: SwarmEvent): string {
   const code = stringOf(event.code);
   return code === undefined ? 'failed' : `failed (${code})`;
+}
+
+// A tool's error text is what the model reads (the thrown message, a rejection's reason): the
+// client sees only that the call failed unless onError lets the text through.
+function defaultToolErrorText(): string {
+  return 'failed (TOOL)';
 }
 
 function pendingIds(pending: unknown): string[] {

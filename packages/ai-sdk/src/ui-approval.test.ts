@@ -1,5 +1,5 @@
-import { Agent, memoryJournal, runStream, tool } from '@swarm/core';
-import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { memoryJournal, runStream } from '@swarm/core';
+import { refundDesk } from '@swarm/core/testing';
 import { SequentialWorkflow } from '@swarm/workflow';
 import {
   AbstractChat,
@@ -11,7 +11,6 @@ import {
   type UIMessage,
 } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { SwarmUIMessage } from './ui-data-types.js';
 import { resumeFromMessages, toUIMessageStream } from './ui-message-stream.js';
 
@@ -47,23 +46,7 @@ class Chat extends AbstractChat<SwarmUIMessage> {
 
 /** A server for one clerk: a new task starts a run, messages answering a paused run resume it. */
 function server() {
-  const refunds: string[] = [];
-  const refund = tool({
-    name: 'refund',
-    description: 'Refunds an order.',
-    parameters: z.object({ order: z.string() }),
-    needsApproval: true,
-    execute: ({ order }) => {
-      refunds.push(order);
-      return `refunded ${order}`;
-    },
-  });
-  const model = new ScriptedModel([
-    toolCall('refund', { order: 'A-17' }),
-    reply('Refunded.'),
-    reply('Not refunded.'),
-  ]);
-  const clerk = new Agent({ name: 'clerk', model, tools: [refund] });
+  const { agent: clerk, refunds, model } = refundDesk();
   const paused = new Map<string, { task: string; journal: ReturnType<typeof memoryJournal> }>();
   const requests: UIMessage[][] = [];
   const transport: ChatTransport<SwarmUIMessage> = {
@@ -136,7 +119,7 @@ describe('a paused run in the AI SDK chat client', () => {
     expect(chat.all.filter((m) => m.role === 'assistant')).toHaveLength(1);
     expect(toolPart(final)).toMatchObject({ state: 'output-available' });
     expect(final.parts.find((p) => p.type === 'data-swarm-result')).toMatchObject({
-      data: { output: 'Refunded.' },
+      data: { output: 'Done: order A-17 is refunded.' },
     });
   });
 
@@ -150,6 +133,9 @@ describe('a paused run in the AI SDK chat client', () => {
 
     expect(refunds).toEqual([]);
     expect(JSON.stringify(model.lastCall?.messages)).toContain('No receipt.');
+    expect(chat.all.at(-1)!.parts.find((p) => p.type === 'data-swarm-result')).toMatchObject({
+      data: { output: 'The refund of A-17 was not made.' },
+    });
   });
 
   it('resumeFromMessages takes only the calls the run waits for, and nothing from a run that is not paused', () => {
@@ -191,18 +177,7 @@ describe('a paused run in the AI SDK chat client', () => {
   });
 
   it("a topology's pause: its run part ends paused with the pending ids, no error chunk, the tool part awaiting approval", async () => {
-    const refund = tool({
-      name: 'refund',
-      description: 'Refunds an order.',
-      parameters: z.object({ order: z.string() }),
-      needsApproval: true,
-      execute: () => 'refunded',
-    });
-    const clerk = new Agent({
-      name: 'clerk',
-      model: new ScriptedModel([toolCall('refund', { order: 'A-17' }), reply('Refunded.')]),
-      tools: [refund],
-    });
+    const clerk = refundDesk().agent;
     const desk = new SequentialWorkflow({ name: 'desk', agents: [clerk] });
     const errors: unknown[] = [];
     let message: SwarmUIMessage | undefined;

@@ -7,6 +7,7 @@ import {
   type RunStream,
   runStream,
   type SwarmEvent,
+  ToolError,
   type TopologyResult,
   tool,
 } from '@swarm/core';
@@ -272,16 +273,17 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
     ]);
   });
 
-  it('shows a tool that failed as an output-error part', async () => {
+  /** A clerk whose lookup tool throws an error holding a secret, then apologises. */
+  function brokenLookup() {
     const broken = tool({
       name: 'lookup',
       description: 'Looks up.',
       parameters: z.object({ id: z.string() }),
       execute: () => {
-        throw new Error('the database is down');
+        throw new Error('the database is down: postgres://admin:hunter2-secret@db.internal');
       },
     });
-    const agent = new Agent({
+    return new Agent({
       name: 'clerk',
       tools: [broken],
       model: new ScriptedModel([
@@ -289,11 +291,76 @@ describe('toUIMessageStream, read back with the AI SDK readUIMessageStream', () 
         reply('Sorry, try later.'),
       ]),
     });
-    const { message } = await readMessage(toUIMessageStream(runStream((o) => agent.run('Find 7.', o))));
+  }
+
+  it("shows a tool that failed as an output-error part saying only failed (TOOL): no part carries the tool's error text", async () => {
+    const agent = brokenLookup();
+    const [forReader, forChunks] = toUIMessageStream(runStream((o) => agent.run('Find 7.', o))).tee();
+    const [{ message, errors }, chunks] = await Promise.all([readMessage(forReader), chunksOf(forChunks)]);
+    expect(errors).toEqual([]);
     expect(dataOf(message, 'dynamic-tool')[0]).toMatchObject({
       toolCallId: 'call_l',
       state: 'output-error',
-      errorText: 'Error: the database is down',
+      errorText: 'failed (TOOL)',
+    });
+    expect(JSON.stringify(chunks)).not.toContain('hunter2-secret');
+    expect(JSON.stringify(chunks)).not.toContain('the database is down');
+    expect(JSON.stringify(message)).not.toContain('hunter2-secret');
+    // The model read the error all the same: only the client is kept from it.
+    expect(dataOf(message, 'data-swarm-result')[0]?.data.output).toBe('Sorry, try later.');
+  });
+
+  it("keeps a nested run's failure from every part: its run and agent parts and the parent's tool part say only the code", async () => {
+    const checker = new Agent({
+      name: 'checker',
+      model: new ScriptedModel([
+        fail(new ModelError('acme: invalid key sk-nested-secret', { provider: 'acme', status: 401 })),
+      ]),
+    });
+    const researcher = new Agent({
+      name: 'researcher',
+      model: new ScriptedModel([
+        toolCall('checker', { task: 'Check.' }, { id: 'call_c' }),
+        reply('Could not check.'),
+      ]),
+      tools: [checker.asTool()],
+    });
+    const workflow = new SequentialWorkflow({ agents: [researcher] });
+    const [forReader, forChunks] = toUIMessageStream(workflow.stream('Go.')).tee();
+    const [{ message }, chunks] = await Promise.all([readMessage(forReader), chunksOf(forChunks)]);
+    expect(dataOf(message, 'dynamic-tool')[0]).toMatchObject({
+      toolCallId: 'call_c',
+      state: 'output-error',
+      errorText: 'failed (TOOL)',
+    });
+    expect(dataOf(message, 'data-swarm-agent').find((p) => p.data.agent === 'checker')?.data).toMatchObject({
+      status: 'failed',
+      error: 'failed (MODEL)',
+    });
+    expect(JSON.stringify(chunks)).not.toContain('sk-nested-secret');
+    expect(JSON.stringify(chunks)).not.toContain('invalid key');
+  });
+
+  it("sends a failed tool's error text when onError lets it through, given it as a ToolError", async () => {
+    const agent = brokenLookup();
+    const seen: unknown[] = [];
+    const { message } = await readMessage(
+      toUIMessageStream(
+        runStream((o) => agent.run('Find 7.', o)),
+        {
+          onError: (error) => {
+            seen.push(error);
+            return errorMessage(error);
+          },
+        },
+      ),
+    );
+    expect(seen).toEqual([expect.any(ToolError)]);
+    expect(seen[0]).toMatchObject({ code: 'TOOL', tool: 'lookup' });
+    expect(dataOf(message, 'dynamic-tool')[0]).toMatchObject({
+      toolCallId: 'call_l',
+      state: 'output-error',
+      errorText: 'Error: the database is down: postgres://admin:hunter2-secret@db.internal',
     });
     // A lone agent's run is named after the agent.
     expect(dataOf(message, 'text')[0]?.providerMetadata?.swarm).toMatchObject({

@@ -8,6 +8,7 @@ import {
   type RunStream,
   SwarmError,
   type SwarmEvent,
+  ToolError,
 } from '@swarm/core';
 import { createUIMessageStreamResponse, type UIMessage } from 'ai';
 import { RunChunks, type RunResultLike } from './run-chunks.js';
@@ -16,11 +17,13 @@ import type { SwarmRunData, SwarmUIMessageChunk } from './ui-data-types.js';
 /** Options of `toUIMessageStream`. */
 export interface ToUIMessageStreamOptions {
   /**
-   * The text of the `error` chunk the client gets when the run fails, and of the `error` of a failed
-   * run's or agent's data part (given an Error with the event's message and `code`). The default
-   * names only the error's code (`The run failed (MODEL).`, `failed (MODEL)` in parts), as the AI
-   * SDK keeps server details from clients; pass `errorMessage` (from `@swarm/core`) to send the
-   * message itself.
+   * The text of the `error` chunk the client gets when the run fails, of the `error` of a failed
+   * run's or agent's data part (given an Error with the event's message and `code`), and of a failed
+   * tool call's `tool-output-error` part (given a `ToolError`, code `TOOL`, whose message is the
+   * tool's result text: the thrown error's message, a rejection's reason). The default names only
+   * the error's code (`The run failed (MODEL).`, `failed (MODEL)` in run and agent parts,
+   * `failed (TOOL)` in tool parts), as the AI SDK keeps server details from clients; pass
+   * `errorMessage` (from `@swarm/core`) to send the message itself.
    */
   onError?: (error: unknown) => string;
   /** The id of the assistant message, sent in the `start` chunk (default: the client makes one). */
@@ -68,7 +71,12 @@ export function toUIMessageStream<R extends RunResultLike>(
 
   const pump = async (out: ReadableStreamDefaultController<SwarmUIMessageChunk>) => {
     const chunks = new RunChunks(
-      options.onError === undefined ? {} : { errorText: (event) => onError(eventError(event)) },
+      options.onError === undefined
+        ? {}
+        : {
+            errorText: (event) => onError(eventError(event)),
+            toolErrorText: (event) => onError(toolEventError(event)),
+          },
     );
     const send = (list: SwarmUIMessageChunk[]) => {
       if (!cancelled) for (const chunk of list) out.enqueue(chunk);
@@ -146,6 +154,14 @@ function eventError(event: SwarmEvent): Error {
   const error = new Error(typeof event.error === 'string' ? event.error : 'failed');
   if (typeof event.code === 'string') Object.assign(error, { code: event.code });
   return error;
+}
+
+// A failed tool call's result as a ToolError for onError: the text the tool's result holds.
+function toolEventError(event: SwarmEvent): ToolError {
+  return new ToolError(
+    typeof event.tool === 'string' ? event.tool : 'tool',
+    typeof event.result === 'string' ? event.result : 'failed',
+  );
 }
 
 function defaultErrorText(error: unknown): string {

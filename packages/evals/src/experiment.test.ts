@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import {
   fileJournal,
   Limiter,
   type Model,
+  ModelError,
   memoryJournal,
   messageText,
 } from '@swarm/core';
@@ -16,7 +18,7 @@ import { respond, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { EvalItem } from './dataset.js';
 import { runExperiment } from './experiment.js';
-import { exactMatch, modelJudge } from './scorers.js';
+import { customScorer, exactMatch, modelJudge } from './scorers.js';
 
 const items: EvalItem[] = Array.from({ length: 6 }, (_, i) => ({
   input: `${i} + ${i}`,
@@ -225,5 +227,153 @@ describe('runExperiment', () => {
         scorers: [{ name: 's', score: () => 2 }],
       }),
     ).rejects.toThrow(/from 0 to 1/);
+    for (const concurrency of [0, 1.5, Number.NaN]) {
+      await expect(
+        runExperiment({ dataset: items, candidates: { x: () => 'a' }, scorers: [exactMatch()], concurrency }),
+      ).rejects.toThrow(/^runExperiment: concurrency must be an integer >= 1 or Infinity/);
+    }
+  });
+});
+
+describe('runExperiment: failures', () => {
+  it('a scorer that throws on one run fails only that score: every other run keeps its result, and a rerun on the journal runs only that one', async () => {
+    const journal = memoryJournal();
+    const calls: string[] = [];
+    let judgeDown = true;
+    const options = {
+      dataset: items,
+      candidates: {
+        c: (input: unknown) => {
+          calls.push(String(input));
+          return add(input);
+        },
+      },
+      scorers: [
+        exactMatch(),
+        customScorer('judge', ({ item }) => {
+          if (judgeDown && item.input === '2 + 2')
+            throw new ModelError('judge: 503 overloaded', { provider: 'x' });
+          return 1;
+        }),
+      ],
+      journal,
+      experimentId: 'exp-judge',
+    };
+    const result = await runExperiment(options);
+    expect(result.runs).toHaveLength(6);
+    expect(result.runs.every((r) => r.error === undefined && r.scores.exact?.score === 1)).toBe(true);
+    expect(result.runs[2]?.scores.judge).toEqual({
+      score: 0,
+      rationale: 'scorer failed (MODEL): judge: 503 overloaded',
+      error: { code: 'MODEL', message: 'judge: 503 overloaded' },
+    });
+    expect(result.runs.filter((r) => r.scores.judge?.score === 1)).toHaveLength(5);
+    expect(result.candidates[0]?.scorerFailures).toEqual({ judge: { MODEL: 1 } });
+    expect(result.candidates[0]?.failures).toEqual({});
+    expect(result.candidates[0]?.scores.judge?.mean).toBeCloseTo(5 / 6, 10);
+
+    calls.length = 0;
+    judgeDown = false;
+    const again = await runExperiment(options);
+    expect(calls).toEqual(['2 + 2']);
+    expect(again.runs.map((r) => Boolean(r.resumed))).toEqual([true, true, false, true, true, true]);
+    expect(again.candidates[0]?.scores.judge?.mean).toBe(1);
+    expect(again.candidates[0]?.scorerFailures).toEqual({});
+  });
+
+  it('a score out of [0, 1] stops the experiment at once: no run starts after it, and it rejects with that ConfigError', async () => {
+    const calls: string[] = [];
+    const run = runExperiment({
+      dataset: items,
+      candidates: {
+        c: (input) => {
+          calls.push(String(input));
+          return add(input);
+        },
+      },
+      scorers: [customScorer('bad', () => 2)],
+      concurrency: 1,
+    });
+    await expect(run).rejects.toThrow(ConfigError);
+    await expect(run).rejects.toThrow(/scorer "bad" gave 2; a score is a number from 0 to 1/);
+    expect(calls).toEqual(['0 + 0']);
+  });
+
+  it('the error that stops the experiment aborts the runs in flight, and is what it rejects with', async () => {
+    const aborted: unknown[] = [];
+    const run = runExperiment({
+      dataset: items.slice(0, 2),
+      candidates: {
+        c: (input, { signal }) => {
+          // The first item's run waits for its signal: only the stop can end it.
+          if (input !== '0 + 0') return add(input);
+          return new Promise<string>((_, reject) => {
+            signal?.addEventListener('abort', () => {
+              aborted.push(signal.reason);
+              reject(signal.reason);
+            });
+          });
+        },
+      },
+      scorers: [{ name: 'broken', score: () => undefined as never }],
+      concurrency: 2,
+    });
+    await expect(run).rejects.toThrow(ConfigError);
+    await expect(run).rejects.toThrow(/scorer "broken" gave undefined/);
+    expect(aborted).toEqual([expect.any(AbortError)]);
+  });
+
+  it('a blank answer is a failed run (NO_ANSWER), and an answer that is not text a CONFIG failure: neither is scored as an answer', async () => {
+    const result = await runExperiment({
+      dataset: items.slice(0, 2),
+      candidates: {
+        blank: () => '  ',
+        notText: () => ({ output: 42 }) as never,
+        nothing: () => undefined as never,
+      },
+      scorers: [customScorer('anything', () => 1)],
+    });
+    const [blank, notText, nothing] = result.candidates;
+    expect(blank?.failures).toEqual({ NO_ANSWER: 2 });
+    expect(notText?.failures).toEqual({ CONFIG: 2 });
+    expect(nothing?.failures).toEqual({ CONFIG: 2 });
+    expect(result.candidates.map((c) => c.scores.anything?.mean)).toEqual([0, 0, 0]);
+    expect(result.runs.find((r) => r.candidate === 'notText')?.error?.message).toBe(
+      'runExperiment: candidate "notText" returned an object with keys [output]; return a string or { output: string }.',
+    );
+  });
+
+  it('an item edited since the journal kept its run is run again, not read back', async () => {
+    const journal = memoryJournal();
+    const calls: string[] = [];
+    const candidates = {
+      c: (input: unknown) => {
+        calls.push(String(input));
+        return add(input);
+      },
+    };
+    const first = items.slice(0, 3);
+    await runExperiment({ dataset: first, candidates, scorers: [exactMatch()], journal });
+    calls.length = 0;
+    const edited = [first[0]!, { input: '7 + 7', expected: '14' }, first[2]!];
+    const result = await runExperiment({ dataset: edited, candidates, scorers: [exactMatch()], journal });
+    expect(calls).toEqual(['7 + 7']);
+    expect(result.runs.map((r) => [r.output, Boolean(r.resumed)])).toEqual([
+      ['0', true],
+      ['14', false],
+      ['4', true],
+    ]);
+  });
+
+  it("leaves no listener on the caller's signal", async () => {
+    const controller = new AbortController();
+    const model = new ScriptedModel([], { fallback: respond(() => '0') });
+    await runExperiment({
+      dataset: items.slice(0, 2),
+      candidates: { agent: new Agent({ name: 'a', model }), f: (input) => add(input) },
+      scorers: [exactMatch()],
+      signal: controller.signal,
+    });
+    expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
   });
 });

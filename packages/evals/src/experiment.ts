@@ -1,9 +1,12 @@
 import {
+  AbortError,
   addUsage,
   type Budget,
   ConfigError,
+  EmptyAnswerError,
   emptyUsage,
   errorMessage,
+  fnv1a,
   isMember,
   type Journal,
   type Limiter,
@@ -55,7 +58,7 @@ export interface ExperimentOptions {
   limiter?: Limiter;
   /** Each run's budget (a run over it fails with BUDGET_EXCEEDED). */
   budget?: Budget;
-  /** Runs in flight at once (default 16); their model calls queue on `limiter`. */
+  /** Runs in flight at once (an integer >= 1 or Infinity, default 16); their model calls queue on `limiter`. */
   concurrency?: number;
   /** Price per candidate name, for `cost.money`. */
   prices?: Record<string, Price>;
@@ -77,9 +80,18 @@ export interface RunRecord {
   item: number;
   repeat: number;
   output: string;
-  /** Present when the run failed: the swarm error code (`ERROR` for others) and message. A failed run scores 0. */
+  /**
+   * Present when the run failed: the swarm error code (`ERROR` for others) and message. A failed
+   * run scores 0. A blank answer is a failure (`NO_ANSWER`), and so is an answer that is not text
+   * (`CONFIG`).
+   */
   error?: { code: string; message: string };
-  scores: Record<string, { score: number; rationale?: string }>;
+  /**
+   * Per scorer, its score. A scorer that threw (a judge's model failed, say) scores 0 with its
+   * `error` (code and message); the experiment goes on, and such a run is not journaled, so running
+   * the experiment again with the journal runs it again.
+   */
+  scores: Record<string, { score: number; rationale?: string; error?: { code: string; message: string } }>;
   usage: Usage;
   llmCalls: number;
   /** The scorers' own model calls and tokens for this run. */
@@ -100,6 +112,8 @@ export interface CandidateSummary {
   runs: number;
   /** Failed runs by error code. */
   failures: Record<string, number>;
+  /** Scores that failed (the scorer threw), by scorer name, then error code. */
+  scorerFailures: Record<string, Record<string, number>>;
 }
 
 /** A paired comparison of two candidates on one scorer, item by item. */
@@ -121,13 +135,21 @@ export interface ExperimentResult {
   scorers: string[];
 }
 
-const runKey = (candidate: string, item: number, repeat: number) => `${candidate}|${item}|${repeat}`;
+// A run's key in the journal: the candidate, the item's place and what it holds (so an item edited
+// since is run again, not read back), and the repeat.
+const runKey = (candidate: string, item: number, repeat: number, content: EvalItem) =>
+  `${candidate}|${item}|${repeat}|${fnv1a(JSON.stringify([content.input ?? null, content.expected ?? null]))}`;
 
 /**
  * Runs every candidate on every item `repeats` times, all concurrently (up to `concurrency` runs,
  * model calls under the one `limiter`), scores each answer with every scorer, and summarises. The
  * result does not depend on the order runs finish in. With a `journal`, each finished run is kept
  * and a second call with the same journal and `experimentId` runs only the missing ones.
+ *
+ * A run that throws is recorded as failed and a scorer that throws is recorded on its score; what
+ * else throws (a scorer's `ConfigError`, a score out of [0, 1], the journal failing) stops the
+ * experiment at once: no run starts after it, the runs in flight are aborted, and the experiment
+ * rejects with that error. Aborting `signal` rejects it with the abort.
  */
 export async function runExperiment(options: ExperimentOptions): Promise<ExperimentResult> {
   const data = Array.isArray(options.dataset)
@@ -161,6 +183,16 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
     );
   }
   const experimentId = validateRunId(options.experimentId ?? 'experiment');
+  const concurrency = options.concurrency ?? 16;
+  if (
+    typeof concurrency !== 'number' ||
+    !(concurrency >= 1) ||
+    (Number.isFinite(concurrency) && !Number.isInteger(concurrency))
+  ) {
+    throw new ConfigError(
+      `runExperiment: concurrency must be an integer >= 1 or Infinity (got ${String(concurrency)}).`,
+    );
+  }
 
   const finished = new Map<string, RunRecord>();
   if (journal) {
@@ -175,37 +207,63 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
       Array.from({ length: repeats }, (_, repeat) => ({ candidate, item, repeat })),
     ),
   );
+  // The experiment's own signal: the caller's abort, or the first error that stops the experiment.
+  const stop = new AbortController();
+  const caller = options.signal;
+  const forward = () => stop.abort(caller?.reason);
+  if (caller?.aborted) forward();
+  else caller?.addEventListener('abort', forward, { once: true });
+  let fatal: { error: unknown } | undefined;
   let done = 0;
-  const runs = await mapConcurrent(
-    jobs,
-    async ({ candidate, item, repeat }) => {
-      const key = runKey(candidate, item, repeat);
-      const kept = finished.get(key);
-      let record: RunRecord;
-      if (kept) {
-        record = { ...kept, resumed: true };
-      } else {
-        record = await runOne(options, candidate, data.items[item] as EvalItem, item, repeat, scorers);
-        if (journal) {
-          await journal.append(experimentId, {
-            type: 'tool',
-            key,
-            path: [],
-            agent: candidate,
-            tool: 'eval.run',
-            toolCallId: key,
-            result: record.error ? record.error.message : record.output,
-            isError: record.error !== undefined,
-            value: record,
-          });
+  let runs: RunRecord[];
+  try {
+    runs = await mapConcurrent(
+      jobs,
+      async ({ candidate, item, repeat }) => {
+        try {
+          const content = data.items[item] as EvalItem;
+          const key = runKey(candidate, item, repeat, content);
+          const kept = finished.get(key);
+          let record: RunRecord;
+          if (kept) {
+            record = { ...kept, resumed: true };
+          } else {
+            record = await runOne(options, stop.signal, candidate, content, item, repeat, scorers);
+            // A run whose scorer failed is run again by the next experiment on this journal.
+            const scored = Object.values(record.scores).every((s) => s.error === undefined);
+            if (journal && scored) {
+              await journal.append(experimentId, {
+                type: 'tool',
+                key,
+                path: [],
+                agent: candidate,
+                tool: 'eval.run',
+                toolCallId: key,
+                result: record.error ? record.error.message : record.output,
+                isError: record.error !== undefined,
+                value: record,
+              });
+            }
+          }
+          done++;
+          options.onProgress?.(done, jobs.length);
+          return record;
+        } catch (error) {
+          // The first error that is not the caller's abort stops every other run.
+          if (!stop.signal.aborted) {
+            fatal = { error };
+            stop.abort(new AbortError('runExperiment: stopped by an earlier error.', { cause: error }));
+          }
+          throw error;
         }
-      }
-      done++;
-      options.onProgress?.(done, jobs.length);
-      return record;
-    },
-    { concurrency: options.concurrency ?? 16, signal: options.signal },
-  );
+      },
+      { concurrency, signal: stop.signal },
+    );
+  } catch (error) {
+    throw fatal === undefined ? error : fatal.error;
+  } finally {
+    caller?.removeEventListener('abort', forward);
+  }
 
   const candidates = names.map((name) =>
     summarise(name, runs, data.items.length, scorerNames, options.prices?.[name]),
@@ -231,6 +289,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<Experim
 
 async function runOne(
   options: ExperimentOptions,
+  signal: AbortSignal,
   name: string,
   item: EvalItem,
   index: number,
@@ -241,7 +300,7 @@ async function runOne(
   const runOptions: RunOptions = {
     limiter: options.limiter,
     budget: options.budget,
-    signal: options.signal,
+    signal,
     ...(item.attachments ? { attachments: item.attachments } : {}),
   };
   const task = typeof item.input === 'string' ? item.input : JSON.stringify(item.input);
@@ -255,7 +314,11 @@ async function runOne(
     if (typeof candidate === 'function') {
       const answer = await candidate(item.input, { ...runOptions, item });
       if (typeof answer === 'string') output = answer;
-      else {
+      else if (typeof answer?.output !== 'string') {
+        throw new ConfigError(
+          `runExperiment: candidate "${name}" returned ${describe(answer)}; return a string or { output: string }.`,
+        );
+      } else {
         output = answer.output;
         finalOutput = answer.finalOutput;
         if (answer.usage) usage = answer.usage;
@@ -268,8 +331,9 @@ async function runOne(
       usage = result.usage;
       llmCalls = result.llmCalls;
     }
+    if (output.trim() === '' && finalOutput === undefined) throw new EmptyAnswerError(name, 1);
   } catch (caught) {
-    if (options.signal?.aborted) throw caught;
+    if (signal.aborted) throw caught;
     error = { code: SwarmError.isInstance(caught) ? caught.code : 'ERROR', message: errorMessage(caught) };
   }
   const latencyMs = performance.now() - started;
@@ -281,17 +345,33 @@ async function runOne(
       scores[scorer.name] = { score: 0, rationale: `run failed: ${error.code}` };
       continue;
     }
-    const raw = await scorer.score({
-      item,
-      output,
-      finalOutput: finalOutput ?? output,
-      limiter: options.limiter,
-      signal: options.signal,
-    });
-    const verdict: Score = typeof raw === 'number' ? { score: raw } : raw;
-    if (!(verdict.score >= 0 && verdict.score <= 1)) {
+    let raw: Awaited<ReturnType<Scorer['score']>>;
+    try {
+      raw = await scorer.score({
+        item,
+        output,
+        finalOutput: finalOutput ?? output,
+        limiter: options.limiter,
+        signal,
+      });
+    } catch (caught) {
+      // A scorer that is misconfigured fails every run alike: that stops the experiment.
+      if (signal.aborted || (SwarmError.isInstance(caught) && caught.code === 'CONFIG')) throw caught;
+      const failure = {
+        code: SwarmError.isInstance(caught) ? caught.code : 'ERROR',
+        message: errorMessage(caught),
+      };
+      scores[scorer.name] = {
+        score: 0,
+        rationale: `scorer failed (${failure.code}): ${failure.message}`,
+        error: failure,
+      };
+      continue;
+    }
+    const verdict = (typeof raw === 'number' ? { score: raw } : raw) as Score | null | undefined;
+    if (typeof verdict?.score !== 'number' || !(verdict.score >= 0 && verdict.score <= 1)) {
       throw new ConfigError(
-        `scorer "${scorer.name}" gave ${verdict.score}; a score is a number from 0 to 1.`,
+        `scorer "${scorer.name}" gave ${describe(verdict?.score ?? raw)}; a score is a number from 0 to 1.`,
       );
     }
     scores[scorer.name] =
@@ -341,7 +421,14 @@ function summarise(
   let llmCalls = 0;
   let judgeCalls = 0;
   const failures: Record<string, number> = {};
+  const scorerFailures: Record<string, Record<string, number>> = {};
   for (const run of runs) {
+    for (const [scorer, score] of Object.entries(run.scores)) {
+      if (score.error === undefined) continue;
+      const byCode = scorerFailures[scorer] ?? {};
+      scorerFailures[scorer] = byCode;
+      byCode[score.error.code] = (byCode[score.error.code] ?? 0) + 1;
+    }
     addUsage(usage, run.usage);
     addUsage(judgeUsage, run.judgeUsage);
     llmCalls += run.llmCalls;
@@ -365,5 +452,16 @@ function summarise(
     latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
     runs: runs.length,
     failures,
+    scorerFailures,
   };
+}
+
+// A value as an error message names it: a string quoted, an object by its keys, else as it prints.
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) {
+    return `an object with keys [${Object.keys(value).join(', ')}]`;
+  }
+  return String(value);
 }

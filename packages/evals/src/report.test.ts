@@ -63,6 +63,27 @@ async function experiment() {
   });
 }
 
+describe('htmlReport: failures', () => {
+  it("shows a scorer's failures beside the runs' failures, the scorer's name escaped", async () => {
+    const result = await runExperiment({
+      dataset: [
+        { input: 'a', expected: 'a' },
+        { input: 'b', expected: 'b' },
+      ],
+      candidates: { only: (input) => String(input) },
+      scorers: [
+        customScorer(`judge ${hostile}`, ({ output }) => {
+          if (output === 'b') throw new Error('judge down');
+          return 1;
+        }),
+      ],
+    });
+    const html = htmlReport(result);
+    expect(html).toContain(`<td>${escapeHtml(`judge ${hostile}`)}: ERROR × 1</td>`);
+    expect(html).not.toContain(hostile);
+  });
+});
+
 describe('paretoFront', () => {
   it('keeps the candidates no other beats on both quality and cost', () => {
     expect(

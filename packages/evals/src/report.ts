@@ -104,9 +104,12 @@ ${points
           .join(
             '',
           )}<td>${c.cost.llmCalls}${c.cost.judgeCalls ? ` + ${c.cost.judgeCalls} judge` : ''}</td><td>${c.cost.usage.totalTokens}</td><td>${c.cost.money === undefined ? '-' : escapeHtml(num(c.cost.money, 4))}</td><td>${num(c.latency.p50, 1)}</td><td>${num(c.latency.p95, 1)}</td><td>${
-          Object.entries(c.failures)
-            .map(([code, n]) => `${escapeHtml(code)} × ${n}`)
-            .join(', ') || '0'
+          [
+            ...Object.entries(c.failures).map(([code, n]) => `${escapeHtml(code)} × ${n}`),
+            ...Object.entries(c.scorerFailures ?? {}).flatMap(([scorer, codes]) =>
+              Object.entries(codes).map(([code, n]) => `${escapeHtml(scorer)}: ${escapeHtml(code)} × ${n}`),
+            ),
+          ].join(', ') || '0'
         }</td></tr>`,
     )
     .join('\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runExperiment } from './experiment.js';
-import { exactMatch } from './scorers.js';
+import { customScorer, exactMatch } from './scorers.js';
 import { formatTable } from './table.js';
 
 describe('formatTable', () => {
@@ -24,5 +24,22 @@ describe('formatTable', () => {
     expect(lines[2]).toMatch(/^right\s+1\.000 \[1\.00, 1\.00\]\s+0\s+0\s+-\s+[\d.]+\s+[\d.]+\s+0$/);
     expect(lines[3]).toMatch(/^wrong\s+0\.000 \[0\.00, 0\.00\]\s+0\s+0\s+-\s+[\d.]+\s+[\d.]+\s+ERROR×1$/);
     expect(lines.at(-1)).toBe('right beats wrong on exact: mean difference 1.000, p = 0.0313 (6 items)');
+  });
+
+  it("lists a scorer's failures beside the runs' failures, by scorer and code", async () => {
+    const result = await runExperiment({
+      dataset: [
+        { input: 'a', expected: 'a' },
+        { input: 'b', expected: 'b' },
+      ],
+      candidates: { only: (input) => String(input) },
+      scorers: [
+        customScorer('judge', ({ output }) => {
+          if (output === 'b') throw new Error('judge down');
+          return 1;
+        }),
+      ],
+    });
+    expect(formatTable(result).split('\n')[2]).toMatch(/\sjudge:ERROR×1$/);
   });
 });

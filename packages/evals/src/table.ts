@@ -30,9 +30,12 @@ export function formatTable(result: ExperimentResult): string {
     c.cost.money === undefined ? '-' : fixed(c.cost.money, 4),
     fixed(c.latency.p50, 1),
     fixed(c.latency.p95, 1),
-    Object.entries(c.failures)
-      .map(([code, n]) => `${code}×${n}`)
-      .join(' ') || '0',
+    [
+      ...Object.entries(c.failures).map(([code, n]) => `${code}×${n}`),
+      ...Object.entries(c.scorerFailures ?? {}).flatMap(([scorer, codes]) =>
+        Object.entries(codes).map(([code, n]) => `${scorer}:${code}×${n}`),
+      ),
+    ].join(' ') || '0',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Agent, tool } from '@swarm/core';
-import { reply, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { Agent } from '@swarm/core';
+import { refundDesk, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type McpHttpServing, serveMcp } from './index.js';
@@ -18,27 +18,6 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(serving.splice(0).map((s) => s.close()));
 });
-
-/** A clerk that refunds an order (the refund needs approval), then says what happened. */
-function clerk() {
-  const refunds: string[] = [];
-  const refund = tool({
-    name: 'refund',
-    description: 'Refunds an order.',
-    parameters: z.object({ order: z.string() }),
-    needsApproval: true,
-    execute: ({ order }) => {
-      refunds.push(order);
-      return `refunded ${order}`;
-    },
-  });
-  const model = new ScriptedModel([
-    toolCall('refund', { order: 'A-17' }),
-    reply('Done: the order is refunded.'),
-    reply('I could not refund it.'),
-  ]);
-  return { agent: new Agent({ name: 'clerk', model, tools: [refund] }), refunds, model };
-}
 
 async function connect(
   runnable: Parameters<typeof serveMcp>[0],
@@ -74,7 +53,7 @@ const callTool = (client: Client, name: string, args: Record<string, unknown>) =
 
 describe('a served run that pauses for approval', () => {
   it('is a structured, non-error result listing what waits; resume with an approval finishes it, the call made once', async () => {
-    const { agent, refunds } = clerk();
+    const { agent, refunds } = refundDesk();
     const client = await connect(agent);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['desk', 'resume']);
@@ -99,7 +78,7 @@ describe('a served run that pauses for approval', () => {
       decisions: [{ id: structured.pending[0]!.id, approved: true }],
     });
     expect(done.isError).toBeFalsy();
-    expect(done.content).toEqual([{ type: 'text', text: 'Done: the order is refunded.' }]);
+    expect(done.content).toEqual([{ type: 'text', text: 'Done: order A-17 is refunded.' }]);
     expect(refunds).toEqual(['A-17']);
 
     // A run that was resumed is gone: resuming it again says so.
@@ -112,7 +91,7 @@ describe('a served run that pauses for approval', () => {
   });
 
   it('a rejection never reaches the tool: the model reads the reason', async () => {
-    const { agent, refunds, model } = clerk();
+    const { agent, refunds, model } = refundDesk();
     const client = await connect(agent);
     const paused = (await callTool(client, 'desk', { task: 'Refund order A-17.' })).structuredContent as {
       runId: string;
@@ -123,12 +102,13 @@ describe('a served run that pauses for approval', () => {
       decisions: [{ id: paused.pending[0]!.id, approved: false, reason: 'Not without a receipt.' }],
     });
     expect(done.isError).toBeFalsy();
+    expect(done.content).toEqual([{ type: 'text', text: 'The refund of A-17 was not made.' }]);
     expect(refunds).toEqual([]);
     expect(JSON.stringify(model.lastCall?.messages)).toContain('Not without a receipt.');
   });
 
   it('a decision for a call the run does not wait for is an error result naming what waits', async () => {
-    const { agent } = clerk();
+    const { agent } = refundDesk();
     const client = await connect(agent);
     const paused = (await callTool(client, 'desk', { task: 'Refund order A-17.' })).structuredContent as {
       runId: string;
@@ -143,7 +123,7 @@ describe('a served run that pauses for approval', () => {
   });
 
   it('a client that supports elicitation is asked in the call, and gets the answer in one call', async () => {
-    const { agent, refunds } = clerk();
+    const { agent, refunds } = refundDesk();
     const asked: string[] = [];
     const client = await connect(agent, {
       elicit: (message) => {
@@ -153,13 +133,13 @@ describe('a served run that pauses for approval', () => {
     });
     const done = await callTool(client, 'desk', { task: 'Refund order A-17.' });
     expect(done.isError).toBeFalsy();
-    expect(done.content).toEqual([{ type: 'text', text: 'Done: the order is refunded.' }]);
+    expect(done.content).toEqual([{ type: 'text', text: 'Done: order A-17 is refunded.' }]);
     expect(asked).toEqual([expect.stringContaining('"refund" by agent "clerk" with {"order":"A-17"}')]);
     expect(refunds).toEqual(['A-17']);
   });
 
   it('a client whose user declines the elicitation gets the paused result, to resume later', async () => {
-    const { agent, refunds } = clerk();
+    const { agent, refunds } = refundDesk();
     const client = await connect(agent, { elicit: () => ({ action: 'decline' }) });
     const paused = await callTool(client, 'desk', { task: 'Refund order A-17.' });
     expect(paused.isError).toBeFalsy();

@@ -24,6 +24,7 @@ export {
 } from './mock-provider-server.js';
 export { goneWithin, processGone } from './processes.js';
 export { type RecordModelOptions, recordModel } from './record-model.js';
+export { type RefundDesk, type RefundDeskOptions, refundDesk } from './refund-desk.js';
 export { ReplayMismatchError, ReplayModel, type ReplayModelOptions, replayModel } from './replay-model.js';
 export { sampleFromSchema } from './schema-sample.js';
 export {
