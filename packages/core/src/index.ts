@@ -173,9 +173,12 @@ export {
   finishedPause,
   openTopologyRun,
   runTopology,
+  runTopologyBatch,
   runTotals,
+  type TopologyBatchOptions,
   type TopologyOutcome,
   type TopologyRun,
+  type TopologyRunHooks,
 } from './topology-run.js';
 export type {
   ContentPart,
