@@ -169,7 +169,10 @@ export interface TopologyRun extends GuardrailRun {
 }
 
 /**
- * For topologies that build their own context (`runTopology` calls it for you): opens the run's
+ * @deprecated Use `runTopology` (or `runTopologyBatch`), which call it: a lifecycle written by hand
+ * beside them drifts (guardrails skipped, totals taken before the output guardrails ran).
+ *
+ * For topologies that build their own context: opens the run's
  * context (its journal read first) and starts the guardrails of the topology (its
  * `inputGuardrails` / `outputGuardrails` options) and of the run on `task`. Call `passed(output)`
  * before returning the result, and throw `await failure(error)` when the run fails.
