@@ -101,19 +101,25 @@ export async function runTopologyBatch<R extends TopologyResult>(
   );
   const context = await RunContext.open({ ...runOptions, topology: topology.type });
   context.emit({ type: 'run.start', name: topology.name, tasks: tasks.length });
-  const results = await endedRun(context, (error) => Promise.resolve(error), undefined, async () => {
-    const runTask = await body(context);
-    const settled = await mapSettled(
-      tasks,
-      (task, i) => guardedTask<R>(context, guardrails, task, (taskContext) => runTask(task, i, taskContext)),
-      {
-        ...(concurrency !== undefined && { concurrency }),
-        ...(context.signal && { signal: context.signal }),
-      },
-    );
-    context.finishJournal();
-    return settled;
-  });
+  const results = await endedRun(
+    context,
+    (error) => Promise.resolve(error),
+    undefined,
+    async () => {
+      const runTask = await body(context);
+      const settled = await mapSettled(
+        tasks,
+        (task, i) =>
+          guardedTask<R>(context, guardrails, task, (taskContext) => runTask(task, i, taskContext)),
+        {
+          ...(concurrency !== undefined && { concurrency }),
+          ...(context.signal && { signal: context.signal }),
+        },
+      );
+      context.finishJournal();
+      return settled;
+    },
+  );
   context.emit({ type: 'run.end', usage: { ...context.usage }, llmCalls: context.llmCalls });
   return results;
 }

@@ -1,4 +1,4 @@
-import { Agent, GuardrailTripwireError, type Guardrail, type SwarmEvent } from '@swarm/core';
+import { Agent, type Guardrail, GuardrailTripwireError, type SwarmEvent } from '@swarm/core';
 import { respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -39,7 +39,9 @@ describe('ForestSwarm.batchedRun guardrails', () => {
     const forest = new ForestSwarm({ trees: routingTrees(answering) });
     const settled = await forest.batchedRun(tasks, { inputGuardrails: [noMarathons] });
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(settled[1]).toMatchObject({ reason: { name: 'GuardrailTripwireError', guardrail: 'no-marathons' } });
+    expect(settled[1]).toMatchObject({
+      reason: { name: 'GuardrailTripwireError', guardrail: 'no-marathons' },
+    });
   });
 
   it("checks each answer with the forest's output guardrails, a guardrail agent's call in that task's totals", async () => {
@@ -47,7 +49,11 @@ describe('ForestSwarm.batchedRun guardrails', () => {
       fallback: toolCall('final_output', { tripwire: false }),
       usage: { inputTokens: 1000, outputTokens: 7 },
     });
-    const judge = new Agent({ name: 'judge', model: judgeModel, outputType: z.object({ tripwire: z.boolean() }) });
+    const judge = new Agent({
+      name: 'judge',
+      model: judgeModel,
+      outputType: z.object({ tripwire: z.boolean() }),
+    });
     const forest = new ForestSwarm({ trees: routingTrees(answering), outputGuardrails: [judge] });
     const settled = await forest.batchedRun(tasks.slice(0, 2));
     expect(judgeModel.calls.map((c) => JSON.stringify(c.messages)).sort()).toEqual([

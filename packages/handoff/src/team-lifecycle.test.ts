@@ -8,7 +8,14 @@ import { Team } from './team.js';
 /** A guardrail that passes everything and remembers what it checked. */
 function recordingGuardrail(): Guardrail & { seen: string[] } {
   const seen: string[] = [];
-  return { name: 'recording', seen, check: (value) => (seen.push(value), { tripwire: false }) };
+  return {
+    name: 'recording',
+    seen,
+    check: (value) => {
+      seen.push(value);
+      return { tripwire: false };
+    },
+  };
 }
 
 describe('Team.swarm: run lifecycle', () => {
@@ -31,7 +38,10 @@ describe('Team.swarm: run lifecycle', () => {
   });
 
   it('saves the session after the output guardrails passed, and names the answering agent on run.end', async () => {
-    const desk = supportDesk({ triage: [handTo('billing', 'duplicate charge')], billing: [reply('Refund issued.')] });
+    const desk = supportDesk({
+      triage: [handTo('billing', 'duplicate charge')],
+      billing: [reply('Refund issued.')],
+    });
     const guardrail = recordingGuardrail();
     const saved: string[] = [];
     const store: SessionStore = {
@@ -53,6 +63,9 @@ describe('Team.swarm: run lifecycle', () => {
     expect(guardrail.seen).toEqual(['Refund issued.']);
     const end = events.find((e) => e.type === 'run.end');
     expect(end).toMatchObject({ agent: 'billing', output: 'Refund issued.', llmCalls: result.llmCalls });
-    expect(events.find((e) => e.type === 'run.start')).toMatchObject({ agent: 'triage', sessionId: 'conv-2' });
+    expect(events.find((e) => e.type === 'run.start')).toMatchObject({
+      agent: 'triage',
+      sessionId: 'conv-2',
+    });
   });
 });

@@ -138,7 +138,10 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
         // The session keeps the run's thread only once its output guardrails passed.
         ...(sessionId !== undefined && {
           commit: (result: SwarmResult) =>
-            this.#options.sessions.set(sessionId, { history: [...past, ...items], lastAgent: result.lastAgent }),
+            this.#options.sessions.set(sessionId, {
+              history: [...past, ...items],
+              lastAgent: result.lastAgent,
+            }),
         }),
         endEvent: (result) => ({ agent: result.lastAgent, interrupted: result.interrupted }),
         errorAgent: () => active,

@@ -110,7 +110,8 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
             evaluate: (candidates) => this.#evaluate(run, candidates),
             expansionsLeft: () => run.expansionsLeft(),
           };
-          const solution = o.searchAlgorithm === 'bfs' ? await bfs(root, actions, o) : await dfs(root, actions);
+          const solution =
+            o.searchAlgorithm === 'bfs' ? await bfs(root, actions, o) : await dfs(root, actions);
           // 5. Answer from the best path: the solution, else the most promising partial path.
           const bestNode = solution ?? bestPartialNode(root);
           const solved = solution !== null;
