@@ -31,9 +31,12 @@ export {
   finishedPause,
   openTopologyRun,
   runTopology,
+  runTopologyBatch,
   runTotals,
+  type TopologyBatchOptions,
   type TopologyOutcome,
   type TopologyRun,
+  type TopologyRunHooks,
 } from './composition/topology-run.js';
 export type { CoreEventType, EventInput, SwarmEvent } from './contracts/events.js';
 export type {

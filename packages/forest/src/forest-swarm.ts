@@ -4,16 +4,13 @@ import {
   ConfigError,
   Conversation,
   errorMessage,
-  finishedPause,
   type GuardrailOptions,
-  isPause,
-  mapSettled,
   NoRouteError,
   nodeBuiltin,
-  openTopologyRun,
-  RunContext,
+  type RunContext,
   type RunOptions,
-  runTotals,
+  runTopology,
+  runTopologyBatch,
   type Settled,
   type TopologyResult,
 } from '@swarm/core';
@@ -241,34 +238,17 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
 
   /** Routes the task and runs it with the chosen agent; a failure is thrown, never returned as text. */
   async run(task: string, options: RunOptions = {}): Promise<ForestResult> {
-    const { context, passed, failure } = await openTopologyRun(this, task, options);
-    context.emit({ type: 'run.start', task });
-    let result: ForestResult;
-    try {
+    return runTopology<ForestResult>(this, { task }, options, async (context) => {
       const decision = await this.route(task, context.signal ? { signal: context.signal } : {});
-      // The run's guardrails hold for the whole run, not again for the agent it goes to.
-      const { inputGuardrails: _input, outputGuardrails: _output, ...agentOptions } = options;
-      result = await this.#execute(task, decision, context, agentOptions);
-      await passed(result.output);
-      context.finishJournal();
-    } catch (caught) {
-      const error = await failure(caught);
-      const thrown = isPause(error) ? finishedPause(context, error) : error;
-      context.emitError('run.error', thrown);
-      throw thrown;
-    }
-    context.emit({
-      type: 'run.end',
-      output: result.output,
-      usage: context.usage,
-      llmCalls: context.llmCalls,
+      return this.#execute(task, decision, context, agentOptions(options));
     });
-    return { ...result, ...runTotals(context) };
   }
 
   /**
    * Runs many tasks, at most `maxWorkers` at a time, routing them all with one embedding call.
-   * Returns settled results in task order: one failing task never loses the others' answers.
+   * Returns settled results in task order: one failing task never loses the others' answers. The
+   * forest's and the batch's guardrails check each task and its answer on their own: a task they
+   * stop is rejected with `GuardrailTripwireError`, and the others go on.
    */
   async batchedRun(
     tasks: readonly string[],
@@ -280,34 +260,23 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
         `ForestSwarm.batchedRun: maxWorkers must be an integer >= 1 (got ${maxWorkers}).`,
       );
     }
-    const context = await RunContext.open({ ...runOptions, topology: this.type });
-    context.emit({ type: 'run.start', tasks: tasks.length });
-    const decisions = await this.routeAll(tasks, context.signal ? { signal: context.signal } : {}).catch(
-      (error: unknown) => {
-        context.emitError('run.error', error);
-        throw error;
-      },
-    );
-    const results = await mapSettled(
+    const perTask = agentOptions(runOptions);
+    return runTopologyBatch<ForestResult>(
+      this,
       tasks,
-      async (task, i) => {
-        const decision = decisions[i]!;
-        if (decision.status === 'rejected') {
-          context.emit({ type: 'forest.no_route', task, error: errorMessage(decision.reason) });
-          throw decision.reason;
-        }
-        return this.#execute(task, decision.value, context, runOptions);
+      { ...runOptions, concurrency: maxWorkers },
+      async (context) => {
+        const decisions = await this.routeAll(tasks, context.signal ? { signal: context.signal } : {});
+        return (task, i, taskContext) => {
+          const decision = decisions[i]!;
+          if (decision.status === 'rejected') {
+            taskContext.emit({ type: 'forest.no_route', task, error: errorMessage(decision.reason) });
+            return Promise.reject(decision.reason);
+          }
+          return this.#execute(task, decision.value, taskContext, perTask);
+        };
       },
-      { concurrency: maxWorkers, ...(context.signal && { signal: context.signal }) },
     );
-    try {
-      context.finishJournal();
-    } catch (error) {
-      context.emitError('run.error', error);
-      throw error;
-    }
-    context.emit({ type: 'run.end', usage: context.usage, llmCalls: context.llmCalls });
-    return results;
   }
 
   async #execute(
@@ -422,4 +391,10 @@ export class ForestSwarm extends BaseTopology<ForestResult> {
     for (const [agent] of this.#treeOf) if (agent.name === decision.agent) return agent;
     throw new NoRouteError(decision.task, `The forest has no agent named "${decision.agent}".`);
   }
+}
+
+// The run's guardrails hold for the whole run (each task of a batch), not again for the agent it goes to.
+function agentOptions(options: RunOptions): RunOptions {
+  const { inputGuardrails: _input, outputGuardrails: _output, ...rest } = options;
+  return rest;
 }

@@ -2,15 +2,12 @@ import {
   BaseTopology,
   ConfigError,
   describeZodError,
-  finishedPause,
-  isPause,
   type Message,
   nonEmptyAnswer,
-  openTopologyRun,
   type RunContext,
   type RunOptions,
   type RunStream,
-  runTotals,
+  runTopology,
   type TopologyResult,
   taskMessage,
   type Usage,
@@ -88,72 +85,68 @@ export class SwarmTeam extends BaseTopology<SwarmResult> {
   }
 
   async #run(task: string, sessionId: string | undefined, options: RunOptions): Promise<SwarmResult> {
-    const guarded = await openTopologyRun(this, task, options);
-    const { context } = guarded;
-    // 1. Setup: the session's thread so far, and the agent that takes this message.
+    // 1. Setup: the session's thread so far, and the agent that takes this message. Read before
+    // the run opens: a store that fails starts no guardrail and no call.
     const session = sessionId === undefined ? undefined : await this.#options.sessions.get(sessionId);
     const past = session?.history ?? [];
     const request: HistoryItem = { type: 'request', content: task };
     const items: HistoryItem[] = [request];
     let active = this.#startingAgent(session);
-    let input = withAttachments(toMessages([...past, request], active), task, context);
-    const path = [active];
-    const handoffs: HandoffRecord[] = [];
-    let interruption: SwarmInterruption | undefined;
-    context.emit({ type: 'run.start', agent: active, task, ...(sessionId ? { sessionId } : {}) });
-
-    try {
-      while (true) {
-        // 2. Active turn: its own tools plus its handoff tools, unless a limit has taken those away.
-        // A turn that answers (hands off to no one) with empty text is run once more, then fails.
-        const turn = await nonEmptyAnswer(
-          active,
-          context,
-          () => runTurn(this.#member(active), input, context, interruption === undefined),
-          (t) => (t.handoff ? undefined : t.output),
-        );
-        items.push(...turn.items);
-        // 4. Answer: the first agent that replies without handing off gives the final answer.
-        if (!turn.handoff) {
-          await guarded.passed(turn.output);
-          context.finishJournal();
-          if (sessionId !== undefined) {
-            await this.#options.sessions.set(sessionId, { history: [...past, ...items], lastAgent: active });
+    const start = { agent: active, task, ...(sessionId ? { sessionId } : {}) };
+    return runTopology<SwarmResult>(
+      this,
+      start,
+      options,
+      async (context) => {
+        let input = withAttachments(toMessages([...past, request], active), task, context);
+        const path = [active];
+        const handoffs: HandoffRecord[] = [];
+        let interruption: SwarmInterruption | undefined;
+        while (true) {
+          // 2. Active turn: its own tools plus its handoff tools, unless a limit has taken those away.
+          // A turn that answers (hands off to no one) with empty text is run once more, then fails.
+          const turn = await nonEmptyAnswer(
+            active,
+            context,
+            () => runTurn(this.#member(active), input, context, interruption === undefined),
+            (t) => (t.handoff ? undefined : t.output),
+          );
+          items.push(...turn.items);
+          // 4. Answer: the first agent that replies without handing off gives the final answer.
+          if (!turn.handoff) {
+            return {
+              output: turn.output,
+              lastAgent: active,
+              handoffs,
+              messages: items,
+              interrupted: interruption !== undefined,
+              ...(interruption ? { interruptionReason: interruption } : {}),
+            };
           }
-          context.emit({
-            type: 'run.end',
-            agent: active,
-            output: turn.output,
-            usage: { ...context.usage },
-            llmCalls: context.llmCalls,
-            interrupted: !!interruption,
-          });
-          return {
-            output: turn.output,
-            lastAgent: active,
-            handoffs,
-            messages: items,
-            ...runTotals(context),
-            interrupted: interruption !== undefined,
-            ...(interruption ? { interruptionReason: interruption } : {}),
-          };
+          // 3. Handoff: the turn ended at once; the target takes over, seeing the thread so far.
+          const handoff: HandoffRecord = { from: active, ...turn.handoff };
+          handoffs.push(handoff);
+          path.push(handoff.to);
+          context.emit({ type: 'swarm.handoff', agent: active, ...handoff });
+          interruption = this.#limitReached(path, handoffs.length, context);
+          const passed = this.#options.passFullHistory ? [...past, ...items] : [request, ...turn.items];
+          input = withAttachments(await this.#inputFor(handoff, passed), task, context);
+          active = handoff.to;
         }
-        // 3. Handoff: the turn ended at once; the target takes over, seeing the thread so far.
-        const handoff: HandoffRecord = { from: active, ...turn.handoff };
-        handoffs.push(handoff);
-        path.push(handoff.to);
-        context.emit({ type: 'swarm.handoff', agent: active, ...handoff });
-        interruption = this.#limitReached(path, handoffs.length, context);
-        const passed = this.#options.passFullHistory ? [...past, ...items] : [request, ...turn.items];
-        input = withAttachments(await this.#inputFor(handoff, passed), task, context);
-        active = handoff.to;
-      }
-    } catch (caught) {
-      const error = await guarded.failure(caught);
-      const thrown = isPause(error) ? finishedPause(context, error) : error;
-      context.emitError('run.error', thrown, active);
-      throw thrown;
-    }
+      },
+      {
+        // The session keeps the run's thread only once its output guardrails passed.
+        ...(sessionId !== undefined && {
+          commit: (result: SwarmResult) =>
+            this.#options.sessions.set(sessionId, {
+              history: [...past, ...items],
+              lastAgent: result.lastAgent,
+            }),
+        }),
+        endEvent: (result) => ({ agent: result.lastAgent, interrupted: result.interrupted }),
+        errorAgent: () => active,
+      },
+    );
   }
 
   #startingAgent(session: SessionState | undefined): string {

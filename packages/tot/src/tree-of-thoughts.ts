@@ -5,18 +5,16 @@ import {
   ConfigError,
   Conversation,
   emptyUsage,
-  finishedPause,
   type GuardrailOptions,
-  isPause,
   isRunStop,
   type Model,
   type OutputType,
-  openTopologyRun,
+  type RunContext,
   type RunOptions,
   type RunStream,
   resolveModel,
   runStream,
-  runTotals,
+  runTopology,
   type Tool,
   type Topology,
   type Usage,
@@ -95,61 +93,61 @@ export class TreeOfThoughts<O extends OutputType = 'final'> {
       throw new ConfigError('TreeOfThoughts.run: task must be a non-empty string.');
     }
     const o = this.#options;
-    const guarded = await openTopologyRun({ type: 'TreeOfThoughts', ...this.#guardrails }, task, options);
-    const run = new SearchRun(task, o, () => this.#model, guarded.context);
-    const root = new ThoughtNode({ id: 0, content: '', depth: 0, parent: null, isFinal: false });
-    run.ctx.emit({ type: 'run.start', agent: o.name, task });
+    let ctx: RunContext | undefined;
+    let conversation: Conversation | undefined;
     try {
-      // 1-3. Generate, evaluate and prune, as the moves of 4. the search.
-      const actions: SearchActions = {
-        generate: (node) => this.#generate(run, node),
-        evaluate: (candidates) => this.#evaluate(run, candidates),
-        expansionsLeft: () => run.expansionsLeft(),
-      };
-      const solution = o.searchAlgorithm === 'bfs' ? await bfs(root, actions, o) : await dfs(root, actions);
-      // 5. Answer from the best path: the solution, else the most promising partial path.
-      const bestNode = solution ?? bestPartialNode(root);
-      const solved = solution !== null;
-      const { answer, finalOutput } = await this.#answer(run, root, bestNode, solved);
-      const steps = bestNode?.steps ?? [];
-      const conversation = new Conversation();
-      conversation.add('user', task);
-      for (const step of steps) conversation.add('assistant', step, o.name);
-      conversation.add('assistant', answer, o.name);
-      const formatted = conversation.format(o.outputType);
-      const result = treeOfThoughtsResult({
-        task,
-        answer,
-        output: Array.isArray(formatted) ? formatted.join('\n') : formatted,
-        solved,
-        steps,
-        bestNode,
-        root,
-        nodesExpanded: run.expansions,
-        ...(finalOutput !== undefined && { finalOutput }),
-        ...runTotals(run.ctx),
-        interrupted: run.interruption !== undefined,
-        ...(run.interruption && { interruptionReason: run.interruption.reason }),
-      });
-      await guarded.passed(result.output);
-      run.ctx.finishJournal();
+      const fields = await runTopology<Omit<TreeOfThoughtsResult, 'toJSON'>>(
+        { type: this.type, name: o.name, ...this.#guardrails },
+        { agent: o.name, task },
+        options,
+        async (context) => {
+          ctx = context;
+          const run = new SearchRun(task, o, () => this.#model, context);
+          const root = new ThoughtNode({ id: 0, content: '', depth: 0, parent: null, isFinal: false });
+          // 1-3. Generate, evaluate and prune, as the moves of 4. the search.
+          const actions: SearchActions = {
+            generate: (node) => this.#generate(run, node),
+            evaluate: (candidates) => this.#evaluate(run, candidates),
+            expansionsLeft: () => run.expansionsLeft(),
+          };
+          const solution =
+            o.searchAlgorithm === 'bfs' ? await bfs(root, actions, o) : await dfs(root, actions);
+          // 5. Answer from the best path: the solution, else the most promising partial path.
+          const bestNode = solution ?? bestPartialNode(root);
+          const solved = solution !== null;
+          const { answer, finalOutput } = await this.#answer(run, root, bestNode, solved);
+          const steps = bestNode?.steps ?? [];
+          conversation = new Conversation();
+          conversation.add('user', task);
+          for (const step of steps) conversation.add('assistant', step, o.name);
+          conversation.add('assistant', answer, o.name);
+          const formatted = conversation.format(o.outputType);
+          return {
+            task,
+            answer,
+            output: Array.isArray(formatted) ? formatted.join('\n') : formatted,
+            solved,
+            steps,
+            bestNode,
+            root,
+            nodesExpanded: run.expansions,
+            ...(finalOutput !== undefined && { finalOutput }),
+            interrupted: run.interruption !== undefined,
+            ...(run.interruption && { interruptionReason: run.interruption.reason }),
+          };
+        },
+        {
+          endEvent: (result) => ({ agent: o.name, solved: result.solved }),
+          errorAgent: () => o.name,
+        },
+      );
+      // Built from the totals runTopology took after the output guardrails ran.
+      const result = treeOfThoughtsResult(fields);
       this.lastResult = result;
-      this.conversation = conversation;
-      run.ctx.emit({
-        type: 'run.end',
-        agent: o.name,
-        solved,
-        llmCalls: result.llmCalls,
-        usage: result.usage,
-      });
-      return { result, conversation };
-    } catch (caught) {
-      const error = await guarded.failure(caught);
-      const thrown = isPause(error) ? finishedPause(run.ctx, error) : error;
-      run.ctx.emitError('run.error', thrown, o.name);
-      throw thrown;
+      this.conversation = conversation!;
+      return { result, conversation: conversation! };
     } finally {
-      addUsage(this.#usage, run.ctx.usage);
+      if (ctx) addUsage(this.#usage, ctx.usage);
     }
   }
 
