@@ -111,6 +111,11 @@ export interface AgentRunOptions extends RunOptions {
    * own `outputType`: how a topology types the answer of the member that gives its final answer.
    */
   outputType?: z.ZodObject;
+  /**
+   * The `purpose` this run's model calls are tagged with (default `'agent'`), in traces and the
+   * journal: how a topology tells its head's calls apart (`'director'`, `'judge'`...).
+   */
+  purpose?: string;
 }
 
 /** One executed tool call, with what it returned. */
@@ -479,7 +484,8 @@ export class Agent<TOutput = string> {
       toolChoice: definitions.length > 0 ? choice : undefined,
       temperature: this.temperature,
       maxTokens: this.maxTokens,
-      metadata: this.#metadata,
+      metadata:
+        options.purpose === undefined ? this.#metadata : { agent: this.name, purpose: options.purpose },
     };
     if (output?.native) request.responseFormat = responseFormatOf(output.schema);
     return request;
