@@ -108,7 +108,8 @@ export class Head {
    * on): the head's run without its own outputType.
    */
   async text(messages: Message[], options: { context: RunContext; purpose: string }): Promise<string> {
-    this.#prose ??= this.outputType === undefined ? this.#agent : this.#agent.clone({ outputType: undefined });
+    this.#prose ??=
+      this.outputType === undefined ? this.#agent : this.#agent.clone({ outputType: undefined });
     return (await this.#run(this.#prose, messages, options)).output;
   }
 
