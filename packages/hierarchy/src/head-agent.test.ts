@@ -3,10 +3,11 @@ import {
   ConfigError,
   GuardrailTripwireError,
   type ModelRequest,
+  openaiModel,
   type SwarmEvent,
   tool,
 } from '@swarm/core';
-import { object, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
+import { mockProviderServer, object, reply, respond, ScriptedModel, toolCall } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HeavySwarm } from './heavy-swarm.js';
@@ -244,5 +245,39 @@ describe("a head Agent's calls are the run's", () => {
     expect(events.filter((e) => e.type === 'guardrail.pass')).toHaveLength(2);
     const end = events.find((e) => e.type === 'run.end' && e.parentRunId === undefined);
     expect(end).toMatchObject({ llmCalls: 6 });
+  });
+});
+
+describe('a head on a model with native JSON output', () => {
+  it("the director's spec is its run's JSON output (response_format), repaired when it names an unknown agent", async () => {
+    const server = await mockProviderServer();
+    try {
+      const unknown = { ...oneOrder, orders: [{ id: 'o1', agentName: 'nobody', task: 'Find the facts.' }] };
+      server.enqueue(
+        { text: JSON.stringify(unknown) },
+        { text: JSON.stringify(oneOrder) },
+        { text: 'Final.' },
+      );
+      const director = openaiModel('gpt-5.4', { apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 });
+      const research = steadyWorker('research', 'the facts');
+
+      const result = await new HierarchicalSwarm({ director, agents: [research.agent] }).run('Enter?');
+
+      expect(result.loops[0]!.orders.map((o) => [o.agentName, o.status])).toEqual([['research', 'done']]);
+      expect(result.output).toBe('Final.');
+      const bodies = server.requests.map(
+        (r) => r.body as { response_format?: { json_schema?: { name: string } } },
+      );
+      expect(bodies.map((b) => b.response_format?.json_schema?.name)).toEqual([
+        'final_output',
+        'final_output',
+        undefined,
+      ]);
+      // The repair turn tells the director which agent does not exist.
+      expect(JSON.stringify(server.requests[1]!.body)).toMatch(/nobody/);
+      expect(result.llmCalls).toBe(4);
+    } finally {
+      await server.close();
+    }
   });
 });
