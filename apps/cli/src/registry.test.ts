@@ -120,7 +120,7 @@ describe("'auto' keeps every agent's role from one task to the next", () => {
           }));
           return {
             text: '',
-            toolCalls: [{ name: 'swarm_spec', arguments: { plan: 'p', orders, done: true } }],
+            toolCalls: [{ name: 'final_output', arguments: { plan: 'p', orders, done: true } }],
           };
         }
         return `${request.metadata?.agent} answers`;

@@ -83,7 +83,8 @@ type Tools = { function?: { name?: string; parameters?: Record<string, unknown> 
 
 /**
  * Answers any Chat Completions request the way a cooperative model would: a forced function call
- * with arguments sampled from its schema, anything else with a short text. `first` may take over.
+ * with arguments sampled from its schema, a request for JSON with a sample of its schema, anything
+ * else with a short text. `first` may take over.
  */
 export function cooperativeModel(first?: MockHandler): MockHandler {
   let calls = 0;
@@ -110,6 +111,13 @@ export function cooperativeModel(first?: MockHandler): MockHandler {
         ],
       };
     }
+    // Asked for JSON of a schema (OpenAI's response_format: an Agent's typed output, a head's
+    // decision), it answers with a sample of that schema.
+    const format = request.body.response_format as
+      | { json_schema?: { schema?: Record<string, unknown> } }
+      | undefined;
+    if (format?.json_schema?.schema)
+      return { text: JSON.stringify(sampleFromSchema(format.json_schema.schema)) };
     if (forced) {
       const tool = (request.body.tools as Tools).find((t) => t.function?.name === forced);
       return {

@@ -35,14 +35,16 @@ export function crashRun(baseURL: string, sideEffects: string): SequentialWorkfl
 
 /**
  * The mock server's answers: a function of the request's content alone, so every run (killed,
- * resumed, uninterrupted) gets the same answer to the same request. The director's forced
- * `swarm_spec` orders both workers; an agent with `note` calls it once, then answers.
+ * resumed, uninterrupted) gets the same answer to the same request. The director's spec (its
+ * run's typed output `final_output`: native JSON, or the forced tool) orders both workers; an
+ * agent with `note` calls it once, then answers.
  */
 export function answer(request: MockRequest): MockReply {
   const body = request.body as {
     messages: { role: string; content?: unknown }[];
     tools?: { function: { name: string } }[];
     tool_choice?: { function?: { name: string } };
+    response_format?: { json_schema?: { name: string } };
   };
   const contents = body.messages.map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : ''}`);
   const digest = fnv1a(contents.join('\n')).toString(16);
@@ -50,24 +52,20 @@ export function answer(request: MockRequest): MockReply {
   const delayMs = 5 + (fnv1a(digest) % 20);
   const system = String(body.messages[0]?.content ?? '');
   const who = /You are the (\w+)\./.exec(system)?.[1] ?? 'director';
-  if (body.tool_choice?.function?.name === 'swarm_spec') {
-    return {
-      delayMs,
-      toolCalls: [
-        {
-          id: `spec-${digest}`,
-          name: 'swarm_spec',
-          arguments: {
-            plan: 'Analyse and check in parallel.',
-            orders: [
-              { id: 'o1', agentName: 'analyst', task: 'Analyse the research.' },
-              { id: 'o2', agentName: 'checker', task: 'Check the research.' },
-            ],
-            done: true,
-          },
-        },
-      ],
-    };
+  const spec = {
+    plan: 'Analyse and check in parallel.',
+    orders: [
+      { id: 'o1', agentName: 'analyst', task: 'Analyse the research.' },
+      { id: 'o2', agentName: 'checker', task: 'Check the research.' },
+    ],
+    done: true,
+  };
+  // Native JSON output where the model has it (openaiModel), else the forced final tool.
+  if (body.response_format?.json_schema?.name === 'final_output') {
+    return { delayMs, text: JSON.stringify(spec) };
+  }
+  if (body.tool_choice?.function?.name === 'final_output') {
+    return { delayMs, toolCalls: [{ id: `spec-${digest}`, name: 'final_output', arguments: spec }] };
   }
   const noted = body.messages.some((m) => m.role === 'tool');
   if (body.tools?.some((t) => t.function.name === 'note') && !noted) {

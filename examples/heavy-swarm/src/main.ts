@@ -60,7 +60,7 @@ function scriptedRoles(): ScriptedModel {
               `From the ${name} angle: what matters most in leaving AWS for bare metal?`,
             ]),
           );
-          return { text: '', toolCalls: [{ name: 'role_questions', arguments: { questions } }] };
+          return { text: '', toolCalls: [{ name: 'final_output', arguments: { questions } }] };
         }
         if (purpose === 'synthesis') {
           return 'Stay on AWS for now: the savings (about 40% of compute) do not yet pay for the on-call and hardware work a 20-person team would take on. Revisit above $30k a month.';

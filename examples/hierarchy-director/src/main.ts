@@ -107,7 +107,7 @@ function scriptedTeam(): ScriptedModel {
                   done: false,
                 }
               : { plan: 'The brief covers the task.', orders: [], done: true };
-          return { text: '', toolCalls: [{ name: 'swarm_spec', arguments: spec }] };
+          return { text: '', toolCalls: [{ name: 'final_output', arguments: spec }] };
         }
         if (purpose === 'feedback') return 'Good. The brief should name a price.';
         if (purpose === 'final') return `${answers.writer} Price: free, with a paid tier for teams.`;

@@ -12,8 +12,8 @@ export function roleOf(owner: string, role: string, inRoles: RoleRef | undefined
 }
 
 /**
- * The head `splitHead` gave, as a head can be: an Agent (typed or not: a head decides through
- * `generateObject`) or a model. A Topology given in `roles` cannot make structured decisions.
+ * The head `splitHead` gave, as a head can be: an Agent (run as it is; a structured decision is its
+ * run's typed output) or a model. A Topology given in `roles` cannot make structured decisions.
  */
 export function headOf(owner: string, role: string, head: Member | Model): HeadLike {
   if (isTopology(head)) {

@@ -45,25 +45,30 @@ describe('heavySwarmDescriptor', () => {
     const maxTurns = 3;
     let questionCalls = 0;
     const rolePath = worstWorker(1, maxTurns);
+    // The captain is an Agent with a tool: its synthesis may call it on every turn but the last.
+    const synthesisPath = worstWorker(1, maxTurns);
     const model = modelOf((request) => {
       const purpose = request.metadata?.purpose;
       if (purpose === 'questions') {
         questionCalls += 1;
+        // Each question run: the captain's tool, an invalid set (repaired), then a valid one.
+        if (questionCalls % 3 === 1) return { text: '', toolCalls: [{ name: 'noop', arguments: {} }] };
         return forced(
           request,
-          questionCalls % 2 === 0 ? { questions: { a: `qa${questionCalls}`, b: `qb${questionCalls}` } } : {},
+          questionCalls % 3 === 0 ? { questions: { a: `qa${questionCalls}`, b: `qb${questionCalls}` } } : {},
         );
       }
       if (purpose === 'agent') return rolePath(request);
-      return 'synthesis';
+      return synthesisPath(request);
     });
     const agents = toolAgents(['captain', 'a', 'b'], model, maxTurns);
     const worst = heavySwarmDescriptor.worstCase!(agents, config);
 
     const result = await heavySwarmDescriptor.create(agents, config).run('task');
 
-    // 2 loops x (2 question calls + 2 roles x 3 turns + 1 synthesis)
-    expect(worst).toEqual({ maxCalls: 2 * (2 + 6 + 1) });
+    // 2 loops x (3 question turns + 2 roles x 3 turns + 3 synthesis turns): the captain is an Agent
+    // with a tool, so each of its runs may take all its turns
+    expect(worst).toEqual({ maxCalls: 2 * (3 + 6 + 3) });
     expect(model.calls).toHaveLength(worst.maxCalls!);
     expect(result.llmCalls).toBe(worst.maxCalls);
   });

@@ -8,6 +8,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { headOf, roleOf } from './descriptor-roles.js';
+import { headCalls } from './head.js';
 import { HeavySwarm } from './heavy-swarm.js';
 
 /** The JSON config a spec file may give a HeavySwarm (every option but the members). */
@@ -49,8 +50,9 @@ export const heavySwarmDescriptor: TopologyDescriptor<HeavySwarmConfig> = {
     return new HeavySwarm({ ...rest, agents: roles, questioner: captain, synthesizer: captain });
   },
   worstCase(agents, config = {}): WorstCase {
-    const { roles } = captainAndRoles(agents, config);
-    const perLoop = (config.maxRepairs ?? 2) + 1 + roles.reduce((sum, r) => sum + r.maxTurns, 0) + 1;
+    const { captain, roles } = captainAndRoles(agents, config);
+    const head = headCalls(captain, config.maxRepairs);
+    const perLoop = head.typed + roles.reduce((sum, r) => sum + r.maxTurns, 0) + head.prose;
     return { maxCalls: (config.maxLoops ?? 1) * perLoop };
   },
 };

@@ -24,7 +24,7 @@ import {
   validateOutputType,
 } from '@swarm/core';
 import { z } from 'zod';
-import { Head, type HeadLike } from './head.js';
+import { answerSchema, Head, type HeadLike } from './head.js';
 import { type HeavyRole, type HeavyRoleSet, heavyRoleSets } from './heavy-roles.js';
 import { memberDescription } from './hierarchy-turns.js';
 import { finishedOutputs } from './order-result.js';
@@ -39,9 +39,14 @@ export interface HeavySwarmOptions<TOutput = string> extends GuardrailOptions {
   roles?: HeavyRole[] | keyof typeof heavyRoleSets;
   /** Your own members to answer instead of role agents built from `model` (each one is a role, by name). */
   agents?: readonly Member[];
-  /** Writes one question per role (default: `model`). */
+  /** Writes one question per role (default: `model`): an Agent (its tools, guardrails and settings hold), or a model. */
   questioner?: HeadLike;
-  /** Writes the answer from the roles' answers (default: `model`, with the role set's synthesis instructions). */
+  /**
+   * Writes the answer from the roles' answers (default: `model`, with the role set's synthesis
+   * instructions). An Agent with its own `outputType` types the last synthesis (`finalOutput`) as
+   * the swarm's `outputType` would; a questioner Agent with an outputType that is not also the
+   * synthesizer is a ConfigError.
+   */
   synthesizer?: HeadLike;
   /** Rounds of questions, answers and synthesis (default 1); later rounds improve on the last synthesis. */
   maxLoops?: number;
@@ -49,7 +54,10 @@ export interface HeavySwarmOptions<TOutput = string> extends GuardrailOptions {
   timeoutMs?: number;
   /** Roles answering at once (default: all). */
   maxWorkers?: number;
-  /** Invalid question sets (and typed syntheses) sent back for repair (default 2). */
+  /**
+   * Invalid question sets (and typed syntheses) sent back for repair (default 2, or a head Agent's
+   * own `maxOutputRepairs`; given, it replaces that).
+   */
   maxRepairs?: number;
   /** The last loop's synthesis as a validated object of this `z.object(...)` (`result.finalOutput`). */
   outputType?: z.ZodType<TOutput>;
@@ -134,10 +142,19 @@ export class HeavySwarm<TOutput = string> extends BaseTopology<HeavySwarmResult<
         member: new Agent({ name: r.name, description: r.description, instructions: r.instructions, model }),
       }));
     }
+    this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    const synthesizer = options.synthesizer ?? options.model;
     const head = (who: HeadLike | undefined, option: string, name: string, instructions: string) => {
       if (who === undefined)
         throw new ConfigError(`${owner}: give ${option} (an Agent or a model), or a model.`);
-      return new Head(who, { owner, option, name, instructions });
+      return new Head(who, {
+        owner,
+        option,
+        name,
+        instructions,
+        answers: who === synthesizer,
+        ...(options.maxRepairs !== undefined && { maxRepairs: this.maxRepairs }),
+      });
     };
     this.#questioner = head(
       options.questioner ?? options.model,
@@ -145,17 +162,16 @@ export class HeavySwarm<TOutput = string> extends BaseTopology<HeavySwarmResult<
       'questioner',
       QUESTIONER_INSTRUCTIONS,
     );
-    this.#synthesizer = head(
-      options.synthesizer ?? options.model,
-      'synthesizer',
-      set.synthesizer.name,
-      set.synthesizer.instructions,
-    );
+    this.#synthesizer = head(synthesizer, 'synthesizer', set.synthesizer.name, set.synthesizer.instructions);
     this.maxLoops = integerOption(owner, 'maxLoops', options.maxLoops, 1, 1);
     this.timeoutMs = timeoutOption(owner, 'timeoutMs', options.timeoutMs, 300_000);
     this.maxWorkers = concurrencyOption(owner, 'maxWorkers', options.maxWorkers);
-    this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
-    this.#outputType = validateOutputType(options.outputType, owner);
+    this.#outputType = answerSchema(
+      owner,
+      'synthesizer',
+      validateOutputType(options.outputType, owner),
+      this.#synthesizer,
+    );
     this.withGuardrails(options);
   }
 
@@ -171,11 +187,15 @@ export class HeavySwarm<TOutput = string> extends BaseTopology<HeavySwarmResult<
           loops.push(record);
           await this.#answer(task, record, loop, context);
           // Only the last synthesis is the answer, so only it is typed; earlier ones are prose to improve on.
-          const synthesis = await this.#synthesizer.final(synthesisTurns(task, record.answers), {
-            context,
-            purpose: 'synthesis',
-            outputType: loop === this.maxLoops ? this.#outputType : undefined,
-          });
+          const turns = synthesisTurns(task, record.answers);
+          const synthesis =
+            loop === this.maxLoops
+              ? await this.#synthesizer.final(turns, {
+                  context,
+                  purpose: 'synthesis',
+                  outputType: this.#outputType,
+                })
+              : { output: await this.#synthesizer.answer(turns, { context, purpose: 'synthesis' }) };
           record.synthesis = synthesis.output;
           finalOutput = synthesis.finalOutput as TOutput | undefined;
           context.emit({
@@ -221,12 +241,7 @@ export class HeavySwarm<TOutput = string> extends BaseTopology<HeavySwarmResult<
           ]
         : []),
     ];
-    const { questions } = await this.#questioner.object(schema, messages, {
-      context,
-      name: 'role_questions',
-      purpose: 'questions',
-      maxRepairs: this.maxRepairs,
-    });
+    const { questions } = await this.#questioner.object(schema, messages, { context, purpose: 'questions' });
     const byRole = Object.fromEntries(this.roles.map((r) => [r.name, String(questions[r.name])]));
     context.emit({ type: 'heavy.questions', agent: this.#questioner.name, loop, questions: byRole });
     return byRole;

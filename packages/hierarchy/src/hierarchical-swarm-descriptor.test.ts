@@ -67,6 +67,8 @@ describe('hierarchicalSwarmDescriptor', () => {
     const maxTurns = 2;
     let directorCalls = 0;
     const workerPath = worstWorker(config.maxAgentRetries + 1, maxTurns);
+    // The director is an Agent with a tool: its feedback and final answer may call it on every turn but the last.
+    const directorProse = worstWorker(1, maxTurns);
     const model = modelOf((request) => {
       if (request.metadata?.purpose === 'director') {
         directorCalls += 1;
@@ -79,15 +81,16 @@ describe('hierarchicalSwarmDescriptor', () => {
         return forced(request, { plan: 'p', orders, done: false });
       }
       if (request.metadata?.purpose === 'agent') return workerPath(request);
-      return 'text';
+      return directorProse(request);
     });
     const agents = toolAgents(['boss', 'w1', 'w2'], model, maxTurns);
     const worst = hierarchicalSwarmDescriptor.worstCase!(agents, config);
 
     const result = await hierarchicalSwarmDescriptor.create(agents, config).run('task');
 
-    // 2 loops x (2 director calls + 3 orders x 2 attempts x 2 turns) + 1 feedback + 1 final answer
-    expect(worst).toEqual({ maxCalls: 2 * (2 + 12) + 1 + 1 });
+    // 2 loops x (2 director calls + 3 orders x 2 attempts x 2 turns) + feedback and final answer,
+    // 2 turns each (the director runs its tool loop)
+    expect(worst).toEqual({ maxCalls: 2 * (2 + 12) + 2 + 2 });
     expect(model.calls).toHaveLength(worst.maxCalls!);
     expect(result.llmCalls).toBe(worst.maxCalls);
   });

@@ -9,6 +9,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { headOf, roleOf } from './descriptor-roles.js';
+import { headCalls } from './head.js';
 import { HierarchicalSwarm } from './hierarchical-swarm.js';
 
 /** The JSON config a spec file may give a HierarchicalSwarm (every option but the members). */
@@ -54,13 +55,14 @@ export const hierarchicalSwarmDescriptor: TopologyDescriptor<HierarchicalSwarmCo
     return new HierarchicalSwarm({ ...options, director, agents: workers });
   },
   worstCase(agents, config = {}): WorstCase {
-    const { workers } = directorAndWorkers(agents, config);
+    const { director, workers } = directorAndWorkers(agents, config);
     const loops = config.maxLoops ?? 1;
-    const directorCalls = (config.maxRepairs ?? 2) + 1;
+    const head = headCalls(director, config.maxRepairs);
+    const directorCalls = head.typed;
     const attempts = (config.maxAgentRetries ?? 1) + 1;
     const orderCalls = (config.maxOrders ?? 10) * attempts * Math.max(...workers.map((w) => w.maxTurns));
-    const feedback = config.directorFeedback ? loops - 1 : 0;
-    return { maxCalls: loops * (directorCalls + orderCalls) + feedback + 1 };
+    const feedback = config.directorFeedback ? (loops - 1) * head.prose : 0;
+    return { maxCalls: loops * (directorCalls + orderCalls) + feedback + head.prose };
   },
 };
 

@@ -22,7 +22,7 @@ import {
 import type { z } from 'zod';
 import { withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
-import { Head, type HeadLike } from './head.js';
+import { answerSchema, Head, type HeadLike } from './head.js';
 import {
   briefing,
   feedbackTurns,
@@ -39,7 +39,10 @@ type SpecSchema = ReturnType<typeof swarmSpecSchema>;
 /** Options of a HierarchicalSwarm. */
 export interface HierarchicalSwarmOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
-  /** Plans, gives orders and writes the final answer: an Agent, or a model. */
+  /**
+   * Plans, gives orders and writes the final answer: an Agent (run as it is, nested in the run:
+   * its tools, guardrails and settings hold; its own `outputType` types the final answer), or a model.
+   */
   director: HeadLike;
   /** The workers the director gives orders to, by name: Agents or whole topologies. */
   agents: readonly Member[];
@@ -55,11 +58,16 @@ export interface HierarchicalSwarmOptions<TOutput = string> extends GuardrailOpt
   directorFeedback?: boolean;
   /** Most orders in one spec (default 10): a bound on one loop's cost. */
   maxOrders?: number;
-  /** Invalid specs (unknown agent, unknown dependency, cycle) sent back for repair (default 2). */
+  /**
+   * Invalid specs (unknown agent, unknown dependency, cycle) and typed answers sent back for repair
+   * (default 2, or a director Agent's own `maxOutputRepairs`; given, it replaces that).
+   */
   maxRepairs?: number;
   /**
    * What `output` holds: the final answer (`'final'`, default) or the whole run's conversation
    * formatted; or a `z.object(...)`: the director's final answer as a validated object in `finalOutput`.
+   * A director Agent with its own outputType types the final answer the same way; giving both, and
+   * different, is a ConfigError.
    */
   outputType?: OutputType | z.ZodType<TOutput>;
 }
@@ -104,11 +112,14 @@ export class HierarchicalSwarm<TOutput = string> extends BaseTopology<Hierarchic
     const owner = 'HierarchicalSwarm';
     this.name = options.name ?? owner;
     this.agents = validateMembers(options.agents, owner, { option: 'agents', min: 1 });
+    this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
     this.#director = new Head(options.director, {
       owner,
       option: 'director',
       name: 'director',
       instructions: DIRECTOR_INSTRUCTIONS,
+      answers: true,
+      ...(options.maxRepairs !== undefined && { maxRepairs: this.maxRepairs }),
     });
     this.maxLoops = integerOption(owner, 'maxLoops', options.maxLoops, 1, 1);
     this.parallel = booleanOption(owner, 'parallel', options.parallel, true);
@@ -116,7 +127,6 @@ export class HierarchicalSwarm<TOutput = string> extends BaseTopology<Hierarchic
     this.maxAgentRetries = integerOption(owner, 'maxAgentRetries', options.maxAgentRetries, 1, 0);
     this.directorFeedback = booleanOption(owner, 'directorFeedback', options.directorFeedback, false);
     this.maxOrders = integerOption(owner, 'maxOrders', options.maxOrders, 10, 1);
-    this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
     const output: FormatOrSchema<OutputType> = formatOrSchema(
       owner,
       options.outputType,
@@ -124,7 +134,7 @@ export class HierarchicalSwarm<TOutput = string> extends BaseTopology<Hierarchic
       'final',
     );
     this.outputType = output.format;
-    this.#schema = output.schema;
+    this.#schema = answerSchema(owner, 'director', output.schema, this.#director);
     this.#byName = new Map(this.agents.map((member) => [member.name, member]));
     this.withGuardrails(options);
   }
@@ -182,12 +192,7 @@ export class HierarchicalSwarm<TOutput = string> extends BaseTopology<Hierarchic
       later: swarmSpecSchema(names, this.maxOrders, { firstLoop: false }),
     };
     const schema = last ? this.#specSchemas.later : this.#specSchemas.first;
-    const spec = await this.#director.object(schema, messages, {
-      context,
-      name: 'swarm_spec',
-      purpose: 'director',
-      maxRepairs: this.maxRepairs,
-    });
+    const spec = await this.#director.object(schema, messages, { context, purpose: 'director' });
     context.emit({
       type: 'hierarchy.plan',
       agent: this.#director.name,

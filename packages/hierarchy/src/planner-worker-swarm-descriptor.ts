@@ -8,6 +8,7 @@ import {
 } from '@swarm/core';
 import { z } from 'zod';
 import { headOf, roleOf } from './descriptor-roles.js';
+import { headCalls } from './head.js';
 import { PlannerWorkerSwarm } from './planner-worker-swarm.js';
 
 /** The JSON config a spec file may give a PlannerWorkerSwarm (every option but the members). */
@@ -52,11 +53,14 @@ export const plannerWorkerSwarmDescriptor: TopologyDescriptor<PlannerWorkerSwarm
     return new PlannerWorkerSwarm({ ...rest, planner, workers, ...(judge !== undefined && { judge }) });
   },
   worstCase(agents, config = {}): WorstCase {
-    const { workers } = roles(agents, config);
-    const structured = (config.maxRepairs ?? 2) + 1;
+    const { planner, judge, workers } = roles(agents, config);
+    const planning = headCalls(planner, config.maxRepairs);
+    const judging = headCalls(judge ?? planner, config.maxRepairs);
     const attempts = (config.maxRetries ?? 2) + 1;
     const taskCalls = (config.maxTasks ?? 10) * attempts * Math.max(...workers.map((w) => w.maxTurns));
-    return { maxCalls: (config.maxLoops ?? 3) * (structured + taskCalls + structured) + 1 };
+    const perLoop = planning.typed + taskCalls + judging.typed;
+    // The planner synthesizes the answer.
+    return { maxCalls: (config.maxLoops ?? 3) * perLoop + planning.prose };
   },
 };
 

@@ -18,7 +18,7 @@ import {
 import type { z } from 'zod';
 import { withRetries } from './attempts.js';
 import { runByDependencies } from './dependency-scheduler.js';
-import { Head, type HeadLike } from './head.js';
+import { answerSchema, Head, type HeadLike } from './head.js';
 import { type Attempted, finishedOutputs, workOutcome } from './order-result.js';
 import {
   type JudgeVerdict,
@@ -33,13 +33,21 @@ import { WorkerPool } from './worker-pool.js';
 /** Options of a PlannerWorkerSwarm. */
 export interface PlannerWorkerSwarmOptions<TOutput = string> extends GuardrailOptions {
   name?: string;
-  /** Breaks the goal into prioritized tasks with dependencies: an Agent, or a model. */
+  /**
+   * Breaks the goal into prioritized tasks with dependencies: an Agent (run as it is, nested in the
+   * run: its tools, guardrails and settings hold), or a model.
+   */
   planner: HeadLike;
   /** The pool: each free worker claims the most urgent ready task. Agents or whole topologies. */
   workers: Member[];
   /** Judges each cycle's results (default: the planner). */
   judge?: HeadLike;
-  /** Writes the final answer from the results (default: the planner). */
+  /**
+   * Writes the final answer from the results (default: the planner). An Agent with its own
+   * `outputType` types the answer (`finalOutput`) as the swarm's `outputType` would. A head Agent
+   * with an outputType that does not write the answer (a planner or judge beside another
+   * synthesizer) is a ConfigError.
+   */
   synthesizer?: HeadLike;
   /** Cycles of plan, work and judgement (default 3); a complete verdict stops earlier. */
   maxLoops?: number;
@@ -51,7 +59,10 @@ export interface PlannerWorkerSwarmOptions<TOutput = string> extends GuardrailOp
   maxWorkers?: number;
   /** Most tasks in one plan (default 10): a bound on one cycle's cost. */
   maxTasks?: number;
-  /** Invalid plans (unknown dependencies, cycles) or verdicts sent back for repair (default 2). */
+  /**
+   * Invalid plans (unknown dependencies, cycles), verdicts and typed syntheses sent back for repair
+   * (default 2, or a head Agent's own `maxOutputRepairs`; given, it replaces that).
+   */
   maxRepairs?: number;
   /** The synthesis as a validated object of this `z.object(...)` (`result.finalOutput`), repaired up to `maxRepairs` times. */
   outputType?: z.ZodType<TOutput>;
@@ -96,16 +107,21 @@ export class PlannerWorkerSwarm<TOutput = string> extends BaseTopology<PlannerWo
     const owner = 'PlannerWorkerSwarm';
     this.name = options.name ?? owner;
     this.workers = validateMembers(options.workers, owner, { option: 'workers', min: 1 });
+    this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
+    const synthesizer = options.synthesizer ?? options.planner;
     const head = (who: HeadLike, option: string, name: string, instructions: string) =>
-      new Head(who, { owner, option, name, instructions });
+      new Head(who, {
+        owner,
+        option,
+        name,
+        instructions,
+        // The planner and the judge are the synthesizer when they are the same Agent.
+        answers: who === synthesizer,
+        ...(options.maxRepairs !== undefined && { maxRepairs: this.maxRepairs }),
+      });
     this.#planner = head(options.planner, 'planner', 'planner', PLANNER_INSTRUCTIONS);
     this.#judge = head(options.judge ?? options.planner, 'judge', 'judge', JUDGE_INSTRUCTIONS);
-    this.#synthesizer = head(
-      options.synthesizer ?? options.planner,
-      'synthesizer',
-      'planner',
-      PLANNER_INSTRUCTIONS,
-    );
+    this.#synthesizer = head(synthesizer, 'synthesizer', 'planner', PLANNER_INSTRUCTIONS);
     this.maxLoops = integerOption(owner, 'maxLoops', options.maxLoops, 3, 1);
     this.maxRetries = integerOption(owner, 'maxRetries', options.maxRetries, 2, 0);
     this.taskTimeoutMs = timeoutOption(owner, 'taskTimeoutMs', options.taskTimeoutMs, 120_000);
@@ -114,8 +130,12 @@ export class PlannerWorkerSwarm<TOutput = string> extends BaseTopology<PlannerWo
       this.workers.length,
     );
     this.maxTasks = integerOption(owner, 'maxTasks', options.maxTasks, 10, 1);
-    this.maxRepairs = integerOption(owner, 'maxRepairs', options.maxRepairs, 2, 0);
-    this.#outputType = validateOutputType(options.outputType, owner);
+    this.#outputType = answerSchema(
+      owner,
+      'synthesizer',
+      validateOutputType(options.outputType, owner),
+      this.#synthesizer,
+    );
     this.withGuardrails(options);
   }
 
@@ -164,7 +184,7 @@ export class PlannerWorkerSwarm<TOutput = string> extends BaseTopology<PlannerWo
         cycles,
         this.workers.map((w) => w.name),
       ),
-      { context, name: 'task_plan', purpose: 'planner', maxRepairs: this.maxRepairs },
+      { context, purpose: 'planner' },
     );
     context.emit({ type: 'planner.plan', agent: this.#planner.name, loop, tasks: plan.tasks });
     return plan.tasks;
@@ -234,7 +254,7 @@ export class PlannerWorkerSwarm<TOutput = string> extends BaseTopology<PlannerWo
     const verdict = await this.#judge.object(
       judgeVerdictSchema,
       reviewTurns(goal, cycles, 'Judge these results against the goal.'),
-      { context, name: 'judge_verdict', purpose: 'judge', maxRepairs: this.maxRepairs },
+      { context, purpose: 'judge' },
     );
     context.emit({ type: 'planner.judge', agent: this.#judge.name, loop, ...verdict });
     return verdict;

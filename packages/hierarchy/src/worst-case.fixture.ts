@@ -1,4 +1,4 @@
-import { Agent, type ModelRequest, tool } from '@swarm/core';
+import { Agent, type ModelRequest, outputToolName, tool } from '@swarm/core';
 import { ScriptedModel, type ScriptedReply } from '@swarm/core/testing';
 import { z } from 'zod';
 
@@ -31,13 +31,19 @@ export function worstWorker(attempts: number, maxTurns: number) {
   };
 }
 
-/** The forced call of a structured request with `args`. */
+/**
+ * The forced call of a structured request with `args`: the function it names, or (a head with
+ * tools of its own, whose run's outputType is forced as `'required'`) the final output tool.
+ */
 export function forced(request: ModelRequest, args: Record<string, unknown>): ScriptedReply {
   const choice = request.toolChoice;
-  return {
-    text: '',
-    toolCalls: [{ name: typeof choice === 'object' ? choice.name : 'respond', arguments: args }],
-  };
+  const name =
+    typeof choice === 'object'
+      ? choice.name
+      : request.tools?.some((t) => t.name === outputToolName)
+        ? outputToolName
+        : 'respond';
+  return { text: '', toolCalls: [{ name, arguments: args }] };
 }
 
 /** A model answering every call through `fn`, counting nothing itself (wrap in CountingModel to count). */
