@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Approvals, ConfigError, fileJournal, type JournalEntry, validateRunId } from '@swarm/core';
 import { studioPage } from './page.js';
-import { listRuns, type RunDetail, readRun, runIdsOf } from './runs.js';
+import { listRuns, type RunActivity, type RunDetail, readRun, runIdsOf } from './runs.js';
+import { type JournalTail, Tails } from './tail.js';
 
 /** A journaled run the studio asks its host to go on with. */
 export interface RunRef {
@@ -33,6 +34,13 @@ export interface StudioOptions {
   token?: string;
   /** Resumes a run (approvals, forks); without it those requests answer 501. */
   resume?: ResumeRun;
+  /**
+   * A run no process of the studio executes counts as `running` while its journal changed less than
+   * this long ago (ms): another process writes it. 10 000 (10 s) unless given.
+   */
+  liveWindowMs?: number;
+  /** How often a watched journal is read again for what was appended (ms); 500 unless given. */
+  pollMs?: number;
 }
 
 /** A running studio. */
@@ -43,6 +51,11 @@ export interface Studio {
   token: string;
   /** Resolves when every run the studio started has ended or paused (tests wait on it). */
   idle(): Promise<void>;
+  /**
+   * Shows `run` as running while `work` is pending (a run this process executes, such as
+   * `swarm run --studio`'s); when `work` rejects, the run shows as failed with its error.
+   */
+  track(run: RunRef, work: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -66,7 +79,15 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const journals = options.journals.map((dir) => resolve(dir));
   const token = options.token ?? randomBytes(16).toString('hex');
   const active = new Set<string>();
+  const failures = new Map<string, string>();
   const running = new Set<Promise<void>>();
+  const tails = new Tails(options.pollMs ?? 500);
+  const activity: RunActivity = {
+    active,
+    failures,
+    liveWindowMs: options.liveWindowMs ?? 10_000,
+    now: () => Date.now(),
+  };
   let port = 0;
 
   const findRun = (id: string): string | undefined => {
@@ -78,22 +99,33 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     return journals.find((dir) => runIdsOf(dir).includes(id));
   };
 
-  const start = (run: RunRef, approvals: Approvals) => {
-    const resume = options.resume;
-    if (!resume) return;
-    const key = `${run.journal}\u0000${run.id}`;
+  const track = (run: RunRef, work: Promise<unknown>) => {
+    const key = `${resolve(run.journal)}\u0000${run.id}`;
     active.add(key);
-    const done = resume(run, approvals)
-      .catch((error: unknown) => {
-        process.emitWarning(
-          `swarm studio: run ${run.id}: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      })
+    failures.delete(key);
+    const done = work
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          failures.set(key, `failed in this studio: ${message}`);
+          process.emitWarning(`swarm studio: run ${run.id}: ${message}`);
+        },
+      )
       .finally(() => {
         active.delete(key);
         running.delete(done);
       });
     running.add(done);
+  };
+
+  const start = (run: RunRef, approvals: Approvals) => {
+    const resume = options.resume;
+    if (!resume) return;
+    track(
+      run,
+      Promise.resolve().then(() => resume(run, approvals)),
+    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -118,16 +150,17 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       return res.end(studioPage());
     }
     if (req.method === 'GET' && url.pathname === '/api/runs')
-      return send(res, 200, await listRuns(journals, active));
+      return send(res, 200, await listRuns(journals, tails, activity));
     const match = /^\/api\/runs\/([^/]+)(\/events|\/approvals|\/fork)?$/.exec(url.pathname);
     if (!match) return send(res, 404, { error: 'not found' });
     const id = decodeURIComponent(match[1] ?? '');
     const dir = findRun(id);
     if (!dir) return send(res, 404, { error: `no run ${id}` });
     const action = match[2];
-    if (req.method === 'GET' && action === undefined) return send(res, 200, await readRun(dir, id, active));
+    const read = () => readRun(dir, id, tails, activity);
+    if (req.method === 'GET' && action === undefined) return send(res, 200, await read());
     if (req.method === 'GET' && action === '/events')
-      return streamEvents(req, res, () => readRun(dir, id, active));
+      return streamEvents(req, res, tails.of(dir, id), read, options.pollMs ?? 500);
     if (req.method !== 'POST' || action === undefined) return send(res, 405, { error: 'method not allowed' });
     if (!options.resume) return send(res, 501, { error: 'this studio cannot resume runs' });
     let body: unknown;
@@ -136,7 +169,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     } catch {
       return send(res, 400, { error: 'the body must be JSON' });
     }
-    const run = await readRun(dir, id, active);
+    const run = await read();
     if (run.state === 'running') return send(res, 409, { error: `run ${id} is running` });
     if (action === '/approvals') {
       const problem = approvalsProblem(body, run);
@@ -169,6 +202,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     async idle() {
       while (running.size > 0) await Promise.all([...running]);
     },
+    track,
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
@@ -201,9 +235,17 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-// Server-sent events: each journal entry once (`entry`), and the run's state when it changes
-// (`state`). The journal folder is the one store: it is read again every half second.
-function streamEvents(req: IncomingMessage, res: ServerResponse, read: () => Promise<RunDetail>): void {
+// Server-sent events: each journal entry once (`entry`), `reset` when the journal file was replaced or
+// cut (the entries then come again from the first), and the run's state when it changes (`state`).
+// The journal file is the one store: its tail, shared by every client of the run, reads only what
+// was appended since it last read.
+function streamEvents(
+  req: IncomingMessage,
+  res: ServerResponse,
+  tail: JournalTail,
+  read: () => Promise<RunDetail>,
+  pollMs: number,
+): void {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream',
     'Cache-Control': 'no-store',
@@ -212,17 +254,33 @@ function streamEvents(req: IncomingMessage, res: ServerResponse, read: () => Pro
   let sent = 0;
   let lastState = '';
   let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  // The entries of the tail this client has not had yet: the tail only grows, or starts over.
+  const flush = () => {
+    const entries = tail.entries;
+    for (; sent < entries.length; sent++)
+      res.write(`event: entry\ndata: ${JSON.stringify(entries[sent])}\n\n`);
+  };
+  const unsubscribe = tail.subscribe((change) => {
+    if (change.type === 'reset') {
+      sent = 0;
+      res.write('event: reset\ndata: {}\n\n');
+    }
+    flush();
+  });
   req.on('close', () => {
     closed = true;
+    unsubscribe();
+    if (timer) clearTimeout(timer);
   });
   const tick = async () => {
     if (closed) return;
     try {
       const run = await read();
-      for (; sent < run.entries.length; sent++)
-        res.write(`event: entry\ndata: ${JSON.stringify(run.entries[sent])}\n\n`);
+      flush();
       const state = JSON.stringify({
         state: run.state,
+        stateReason: run.stateReason,
         calls: run.calls,
         tokens: run.tokens,
         pending: run.pending,
@@ -231,10 +289,15 @@ function streamEvents(req: IncomingMessage, res: ServerResponse, read: () => Pro
         lastState = state;
         res.write(`event: state\ndata: ${state}\n\n`);
       }
-    } catch {
-      // A journal mid-write reads again next tick.
+    } catch (error) {
+      res.write(
+        `event: problem\ndata: ${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n\n`,
+      );
     }
-    if (!closed) setTimeout(tick, 500).unref();
+    if (!closed) {
+      timer = setTimeout(tick, pollMs);
+      timer.unref();
+    }
   };
   void tick();
 }
