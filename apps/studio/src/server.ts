@@ -99,7 +99,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     return journals.find((dir) => runIdsOf(dir).includes(id));
   };
 
-  const track = (run: RunRef, work: Promise<unknown>) => {
+  const track = (run: RunRef, work: Promise<unknown>, warn = false) => {
     const key = `${resolve(run.journal)}\u0000${run.id}`;
     active.add(key);
     failures.delete(key);
@@ -109,7 +109,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
         (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           failures.set(key, `failed in this studio: ${message}`);
-          process.emitWarning(`swarm studio: run ${run.id}: ${message}`);
+          if (warn) process.emitWarning(`swarm studio: run ${run.id}: ${message}`);
         },
       )
       .finally(() => {
@@ -202,7 +202,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     async idle() {
       while (running.size > 0) await Promise.all([...running]);
     },
-    track,
+    track: (run, work) => track(run, work),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
