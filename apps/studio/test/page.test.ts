@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -161,5 +161,90 @@ describe('swarm studio in chromium', () => {
     await page.locator('.row').first().waitFor();
     expect(await page.locator('.row').first().textContent()).toContain('<script>alert(1)</script>');
     expect(await page.locator('#runs script').count()).toBe(0);
+  });
+
+  it('shows each call with its request folded, answer, usage and time as its entry records them, as text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-page-'));
+    writeFileSync(join(dir, '.swarm-journal'), `${JSON.stringify({ swarmJournalDir: 1 })}\n`);
+    writeFileSync(
+      join(dir, 'r.run.json'),
+      JSON.stringify({
+        swarmRun: 1,
+        runId: 'r',
+        specFile: 'd.yaml',
+        spec: { type: 'agent', name: 'desk' },
+        task: 't',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      }),
+    );
+    const usage = { inputTokens: 10, outputTokens: 5, cachedTokens: 2, reasoningTokens: 1, totalTokens: 15 };
+    const entry = (n: number, extra: Record<string, unknown>) =>
+      `${JSON.stringify({ type: 'model', key: `key${n}#0`, path: ['desk'], agent: 'desk', model: 'mock:desk', response: { text: `answer ${n} <b>bold</b>`, toolCalls: [], usage, finishReason: 'stop', modelId: 'mock:desk' }, ...extra })}\n`;
+    const file = join(dir, 'r.jsonl');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ swarmJournal: 1, runId: 'r' })}\n${entry(0, {
+        startedAt: '2026-01-01T00:00:01.000Z',
+        endedAt: '2026-01-01T00:00:02.500Z',
+        request: {
+          system: 'You refund orders.',
+          messages: [
+            { role: 'user', content: 'Refund <img src=x onerror="window.hacked=1">' },
+            {
+              role: 'assistant',
+              content: '',
+              toolCalls: [{ id: 'c', name: 'refund', arguments: { amount: 42 } }],
+            },
+          ],
+        },
+      })}${entry(1, {})}`,
+    );
+    studio = await startStudio({ journals: [dir], pollMs: 50 });
+    page = await browser.newPage();
+    await page.goto(studio.url);
+    await page.click('.row[data-id="r"]');
+    await expect.poll(() => page.locator('.call[data-call]').count()).toBe(2);
+    const first = page.locator('.call[data-call="0"]');
+    expect(await first.locator('.time').textContent()).toBe(
+      'started 2026-01-01T00:00:01.000Z · ended 2026-01-01T00:00:02.500Z (1.50 s)',
+    );
+    expect(await first.locator('.usage').textContent()).toBe(
+      '10 in · 5 out · 2 cached · 1 reasoning · 15 tokens · finish: stop',
+    );
+    expect(await first.locator('.answer').textContent()).toBe('answer 0 <b>bold</b>');
+    // Folded until opened.
+    const request = first.locator('details.request');
+    expect(await request.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
+    expect(await request.locator('summary').textContent()).toBe('request · 2 message(s)');
+    await request.locator('summary').click();
+    expect(await request.locator('.msg').evaluateAll((rows) => rows.map((r) => r.textContent))).toEqual([
+      'systemYou refund orders.',
+      'userRefund <img src=x onerror="window.hacked=1">',
+      'assistantrefund {"amount":42}',
+    ]);
+    expect(await page.locator('#calls img, #calls b b').count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as { hacked?: number }).hacked)).toBeUndefined();
+    // A call whose entry records neither says so.
+    const second = page.locator('.call[data-call="1"]');
+    expect(await second.locator('.time').textContent()).toBe('time: not recorded in the journal');
+    expect(await second.locator('details.request').textContent()).toContain('not recorded in the journal');
+
+    // The file replaced under the page: it is drawn again from its start, nothing twice.
+    writeFileSync(`${file}.new`, `${JSON.stringify({ swarmJournal: 1, runId: 'r' })}\n${entry(7, {})}`);
+    renameSync(`${file}.new`, file);
+    await expect
+      .poll(() => page.locator('.call[data-call="0"] .answer').textContent())
+      .toBe('answer 7 <b>bold</b>');
+    expect(await page.locator('.call[data-call]').count()).toBe(1);
+  });
+
+  it('shows why a run has its state', async () => {
+    await demoStudio();
+    expect(await page.locator('.row[data-id="demo-refund-paused"] .state').getAttribute('title')).toBe(
+      'waits for approval of 1 call(s)',
+    );
+    await page.click('.row[data-id="demo-research"]');
+    await expect.poll(() => page.locator('#run-reason').textContent()).toBe('its final answer is journaled');
+    expect(await page.locator('#run-state').getAttribute('data-state')).toBe('done');
   });
 });
