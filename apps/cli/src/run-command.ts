@@ -142,7 +142,7 @@ export async function runCommand(
   } finally {
     // The page stays: it shows how the run ended, and approves a pause (resumed in this process).
     process.stderr.write(
-      `swarm studio: the run ended; the studio stays at ${studio.url} (Ctrl-C stops it)\n`,
+      `swarm studio: this run is over for now (the page says how it ended); the studio stays at ${studio.url} (Ctrl-C stops it)\n`,
     );
   }
 }

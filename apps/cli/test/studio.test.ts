@@ -112,7 +112,9 @@ describe('swarm studio', () => {
       .toBe('done');
     const entries = (await get(url, '/api/runs/live-1')).entries as { type: string; approved?: boolean }[];
     expect(entries.filter((e) => e.type === 'tool')).toMatchObject([{ approved: true }]);
-    expect(run.text()).toContain('the run ended; the studio stays at');
+    expect(run.text()).toContain(
+      'this run is over for now (the page says how it ended); the studio stays at',
+    );
   });
 
   it('swarm run --studio needs --journal, and --open needs --studio', async () => {

@@ -41,8 +41,12 @@ export interface RunDetail extends RunSummary {
 export interface RunActivity {
   /** Runs being executed by this process now, by `<dir>\0<id>`. */
   active: ReadonlySet<string>;
-  /** The error of this process's last attempt at a run, when that attempt failed, by `<dir>\0<id>`. */
-  failures: ReadonlyMap<string, string>;
+  /**
+   * The error of this process's last attempt at a run, when that attempt failed, and when it failed
+   * (ms since the epoch), by `<dir>\0<id>`. A journal written after it (another process went on with
+   * the run) outdates it.
+   */
+  failures: ReadonlyMap<string, { reason: string; at: number }>;
   /** A run whose journal changed less than this long ago (ms) counts as running in another process. */
   liveWindowMs: number;
   /** The clock (ms since the epoch); tests set it. */
@@ -73,7 +77,8 @@ export function runIdsOf(dir: string): string[] {
  * A run's state from its journal and what this process knows of it. The journal records no end of
  * a run, so the state is derived, first rule that holds:
  * 1. `running`: this process is executing it (a resume or fork the studio started, `swarm run --studio`);
- * 2. `failed`: its journal does not read, or this process's last attempt at it failed;
+ * 2. `failed`: its journal does not read, or this process's last attempt at it failed (and nothing
+ *    wrote its journal since);
  * 3. `paused`: a call waits for approval (asked and not answered);
  * 4. `done`: its last entry is a final answer — an answer with no tool call, or a tool that ended the
  *    run, of the outermost run;
@@ -90,7 +95,8 @@ export function runState(
   if (activity.active.has(key)) return { state: 'running', stateReason: 'running in this studio' };
   if (journal.error !== undefined) return { state: 'failed', stateReason: journal.error };
   const failure = activity.failures.get(key);
-  if (failure !== undefined) return { state: 'failed', stateReason: failure };
+  if (failure !== undefined && journal.mtimeMs <= failure.at)
+    return { state: 'failed', stateReason: failure.reason };
   if (pending.length > 0) {
     return { state: 'paused', stateReason: `waits for approval of ${pending.length} call(s)` };
   }

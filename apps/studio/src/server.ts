@@ -79,7 +79,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const journals = options.journals.map((dir) => resolve(dir));
   const token = options.token ?? randomBytes(16).toString('hex');
   const active = new Set<string>();
-  const failures = new Map<string, string>();
+  const failures = new Map<string, { reason: string; at: number }>();
   const running = new Set<Promise<void>>();
   const tails = new Tails(options.pollMs ?? 500);
   const activity: RunActivity = {
@@ -108,7 +108,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
         () => undefined,
         (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
-          failures.set(key, `failed in this studio: ${message}`);
+          failures.set(key, { reason: `failed in this studio: ${message}`, at: Date.now() });
           if (warn) process.emitWarning(`swarm studio: run ${run.id}: ${message}`);
         },
       )

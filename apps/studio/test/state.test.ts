@@ -107,6 +107,14 @@ describe('run states', () => {
       state: 'failed',
       stateReason: expect.stringContaining('the provider is down'),
     });
+    // Another process goes on with the run: its journal written after the failure outdates it.
+    const file = join(dir, 'run-1.jsonl');
+    const later = new Date(Date.now() + 2_000);
+    utimesSync(file, later, later);
+    expect(await get(studio, '/api/runs/run-1')).toMatchObject({
+      state: 'paused',
+      stateReason: 'waits for approval of 1 call(s)',
+    });
     fail = false;
     expect((await approve()).status).toBe(202);
     expect(await get(studio, '/api/runs/run-1')).toMatchObject({
