@@ -82,14 +82,20 @@ export function runIdsOf(dir: string): string[] {
  * 3. `paused`: a call waits for approval (asked and not answered);
  * 4. `done`: its last entry is a final answer — an answer with no tool call, or a tool that ended the
  *    run, of the outermost run;
- * 5. `running`: its journal changed less than `liveWindowMs` ago (another process writes it);
+ * 5. `running`: its journal (or, before its first call, its record) changed less than
+ *    `liveWindowMs` ago: another process writes it;
  * 6. `stopped`: otherwise (a crash, a stop, or a process gone quiet): `swarm resume` goes on with it.
  */
 export function runState(
   key: string,
   entries: readonly StudioEntry[],
   pending: readonly PendingApproval[],
-  journal: { error: string | undefined; mtimeMs: number },
+  journal: {
+    /** Why the journal does not read, if it does not. */
+    error: string | undefined;
+    /** When the run's files last changed (ms since the epoch); 0 for none. */
+    mtimeMs: number;
+  },
   activity: RunActivity,
 ): { state: RunState; stateReason: string } {
   if (activity.active.has(key)) return { state: 'running', stateReason: 'running in this studio' };
@@ -136,9 +142,13 @@ export async function readRun(
 ): Promise<RunDetail> {
   let record: RecordFile = {};
   let time = '';
+  // The record is written before the run's first call: until its journal is, the record says when.
+  let recordMtimeMs = 0;
   try {
-    record = JSON.parse(readFileSync(join(dir, `${id}${recordSuffix}`), 'utf8')) as RecordFile;
-    time = record.createdAt ?? statSync(join(dir, `${id}${recordSuffix}`)).mtime.toISOString();
+    const file = join(dir, `${id}${recordSuffix}`);
+    recordMtimeMs = statSync(file).mtimeMs;
+    record = JSON.parse(readFileSync(file, 'utf8')) as RecordFile;
+    time = record.createdAt ?? new Date(recordMtimeMs).toISOString();
   } catch {
     // A run with no readable record still lists, by its journal alone.
   }
@@ -164,7 +174,7 @@ export async function readRun(
     `${dir}\u0000${id}`,
     entries,
     pending,
-    { error: readError ?? tail.error, mtimeMs: tail.mtimeMs },
+    { error: readError ?? tail.error, mtimeMs: Math.max(tail.mtimeMs, recordMtimeMs) },
     activity,
   );
   return {

@@ -39,6 +39,7 @@ function folder(lines: string): { dir: string; file: string } {
   writeFileSync(file, `${JSON.stringify({ swarmJournal: 1, runId: 'r' })}\n${lines}`);
   const hourAgo = new Date(Date.now() - 3_600_000);
   utimesSync(file, hourAgo, hourAgo);
+  utimesSync(join(dir, 'r.run.json'), hourAgo, hourAgo);
   return { dir, file };
 }
 
@@ -68,6 +69,29 @@ describe('run states', () => {
     );
     studio = await startStudio({ journals: [dir] });
     expect((await get(studio, '/api/runs/r')).state).toBe('done');
+  });
+
+  it('a run whose record was just written and whose journal is not yet is running elsewhere; later, stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-state-'));
+    writeFileSync(
+      join(dir, 'r.run.json'),
+      JSON.stringify({
+        swarmRun: 1,
+        runId: 'r',
+        specFile: 'd.yaml',
+        spec: { type: 'agent' },
+        task: 't',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      }),
+    );
+    studio = await startStudio({ journals: [dir], liveWindowMs: 60_000 });
+    expect((await get(studio, '/api/runs/r')).state).toBe('running');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dir, 'r.run.json'), hourAgo, hourAgo);
+    expect(await get(studio, '/api/runs/r')).toMatchObject({
+      state: 'stopped',
+      stateReason: 'no call journaled, and nothing runs it',
+    });
   });
 
   it('a journal that does not read is failed, with the line that is wrong', async () => {
