@@ -6,6 +6,7 @@ import {
   type JournalEntry,
   type Model,
   type PendingApproval,
+  type SwarmEvent,
   waitingApprovals,
 } from '@swarm/core';
 import { type LoadedSwarm, loadSwarmSpec, SwarmSpecError } from '@swarm/router';
@@ -48,6 +49,7 @@ export async function resumeCommand(
   flags: ResumeFlags,
   out: NodeJS.WritableStream,
   ask?: AskApprovals,
+  onEvent?: (event: SwarmEvent) => void,
 ): Promise<void> {
   const trace: OutputFile | undefined =
     flags.trace === undefined ? undefined : { option: '--trace', path: flags.trace };
@@ -124,6 +126,7 @@ export async function resumeCommand(
       ...(flags.quiet && { quiet: true }),
       ...(trace && { trace }),
       ...(report && { report }),
+      ...(onEvent && { onEvent }),
     },
     out,
   );

@@ -132,6 +132,7 @@ export async function runCommand(
       ...(flags.quiet && { quiet: true }),
       ...(trace && { trace }),
       ...(report && { report }),
+      ...(studio && { onEvent: studio.events({ journal: dir!, id: runId }) }),
     },
     out,
   );

@@ -4,6 +4,7 @@ import type { Studio } from '@swarm/studio';
 import { CliError } from './cli-error.js';
 import { resumeDirProblem } from './journal-dir.js';
 import { openBrowser, type Spawner } from './open-browser.js';
+import { htmlReport } from './report/html-report.js';
 import { decisionFlags, resumeCommand } from './resume-command.js';
 
 /** What the studio commands are given besides their arguments (tests give their own). */
@@ -62,6 +63,7 @@ export async function studioCommand(
 /**
  * Starts the studio on `journals`, resuming runs (approvals, forks) in this process as
  * `swarm resume` does, every decision's message passed on (`--approve id=note`, `--reject id=reason`).
+ * A run this process executes is drawn on its page by the HTML report (`--report`), from its events.
  */
 export async function serveStudio(
   journals: readonly string[],
@@ -71,8 +73,9 @@ export async function serveStudio(
   return startStudio({
     journals,
     ...options,
-    resume: ({ journal, id }, approvals) =>
-      resumeCommand(journal, id, { quiet: true, ...decisionFlags(approvals) }, discard),
+    resume: ({ journal, id }, approvals, onEvent) =>
+      resumeCommand(journal, id, { quiet: true, ...decisionFlags(approvals) }, discard, undefined, onEvent),
+    report: ({ id, task, events }) => htmlReport({ title: `${id} — swarm studio`, task, events }),
   });
 }
 

@@ -99,6 +99,12 @@ describe('swarm studio', () => {
       .poll(async () => (await get(url, '/api/runs/live-1')).state, { timeout: 30_000, interval: 200 })
       .toBe('paused');
     const pending = (await get(url, '/api/runs/live-1')).pending as { id: string }[];
+    // Run in this process: the report draws it from its events, the pause's waiting call included.
+    const report = async () =>
+      (await fetch(`${url.origin}/api/runs/live-1/report?token=${url.searchParams.get('token')}`)).text();
+    const paused = await report();
+    expect(paused).toContain(`<tr data-pending="${pending[0]!.id}">`);
+    expect(paused.match(/<tr data-call/g)).toHaveLength(1);
     const posted = await fetch(
       `${url.origin}/api/runs/live-1/approvals?token=${url.searchParams.get('token')}`,
       {
@@ -112,6 +118,10 @@ describe('swarm studio', () => {
       .toBe('done');
     const entries = (await get(url, '/api/runs/live-1')).entries as { type: string; approved?: boolean }[];
     expect(entries.filter((e) => e.type === 'tool')).toMatchObject([{ approved: true }]);
+    // The resumed attempt, drawn: its first call answered from the journal, two live.
+    const done = await report();
+    expect(done.match(/<tr data-call/g)).toHaveLength(3);
+    expect(done.match(/<tr data-call data-replayed="true"/g)).toHaveLength(1);
     expect(run.text()).toContain(
       'this run is over for now (the page says how it ended); the studio stays at',
     );

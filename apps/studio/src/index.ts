@@ -9,5 +9,12 @@ export {
   readRun,
   runState,
 } from './runs.js';
-export { type ResumeRun, type RunRef, type Studio, type StudioOptions, startStudio } from './server.js';
+export {
+  type DrawRun,
+  type ResumeRun,
+  type RunRef,
+  type Studio,
+  type StudioOptions,
+  startStudio,
+} from './server.js';
 export { JournalTail, type StudioEntry, type TailChange, Tails } from './tail.js';

@@ -68,7 +68,11 @@ function openRun(id) {
   calls.id = 'calls';
   const compare = el('div');
   compare.id = 'compare';
-  box.append(head, state, reason, pending, compare, calls);
+  // The run as its topology draws it, from the events of its last attempt in this studio.
+  const views = el('div');
+  views.id = 'views';
+  let drawn = '';
+  box.append(head, state, reason, pending, compare, views, calls);
   const parent = /^(.*)-fork[0-9]+$/.exec(id);
   if (parent) drawCompare(compare, parent[1], id);
   let index = 0;
@@ -116,6 +120,16 @@ function openRun(id) {
     state.title = s.stateReason;
     state.dataset.state = s.state;
     reason.textContent = s.stateReason;
+    const at = s.state + ':' + s.calls;
+    if (s.views > 0 && at !== drawn) {
+      drawn = at;
+      const frame = el('iframe');
+      frame.setAttribute('sandbox', '');
+      frame.title = 'the run as its topology draws it';
+      frame.style.cssText = 'width:100%;height:480px;border:1px solid #ddd';
+      frame.src = '/api/runs/' + encodeURIComponent(id) + '/report?token=' + encodeURIComponent(token) + '&at=' + encodeURIComponent(at);
+      views.replaceChildren(frame);
+    }
     pending.replaceChildren();
     for (const p of s.pending) {
       const d = el('div', undefined, 'call');

@@ -3,7 +3,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { type Approvals, ConfigError, fileJournal, type JournalEntry, validateRunId } from '@swarm/core';
+import {
+  type Approvals,
+  ConfigError,
+  fileJournal,
+  type JournalEntry,
+  type SwarmEvent,
+  validateRunId,
+} from '@swarm/core';
 import { studioPage } from './page.js';
 import { listRuns, type RunActivity, type RunDetail, readRun, runIdsOf } from './runs.js';
 import { type JournalTail, Tails } from './tail.js';
@@ -20,7 +27,18 @@ export interface RunRef {
  * live from there. The `swarm studio` command passes one that rebuilds the run from its record
  * the way `swarm resume` does. Resolves when the run ends or pauses again.
  */
-export type ResumeRun = (run: RunRef, approvals: Approvals) => Promise<void>;
+export type ResumeRun = (
+  run: RunRef,
+  approvals: Approvals,
+  /** Give it to the run as `RunOptions.onEvent`: the studio keeps the attempt's events for `report`. */
+  onEvent: (event: SwarmEvent) => void,
+) => Promise<void>;
+
+/**
+ * Draws a run from the events of its last attempt in this process, as a self-contained HTML page
+ * (no script: it is shown in a sandboxed frame). The `swarm studio` command passes its HTML report.
+ */
+export type DrawRun = (run: { id: string; task: string; events: readonly SwarmEvent[] }) => string;
 
 /** Options of {@link startStudio}. */
 export interface StudioOptions {
@@ -34,6 +52,11 @@ export interface StudioOptions {
   token?: string;
   /** Resumes a run (approvals, forks); without it those requests answer 501. */
   resume?: ResumeRun;
+  /**
+   * Draws a run this process executed from its events (the topology's own views: the tree of
+   * thoughts, the handoff path, …), shown on its page and at `GET /api/runs/:id/report`.
+   */
+  report?: DrawRun;
   /**
    * A run no process of the studio executes counts as `running` while its journal changed less than
    * this long ago (ms): another process writes it. 10 000 (10 s) unless given.
@@ -56,10 +79,17 @@ export interface Studio {
    * `swarm run --studio`'s); when `work` rejects, the run shows as failed with its error.
    */
   track(run: RunRef, work: Promise<unknown>): void;
+  /**
+   * A listener for the events of an attempt at `run` in this process (pass it as
+   * `RunOptions.onEvent`): the studio keeps them, the last attempt's only, for `report`.
+   */
+  events(run: RunRef): (event: SwarmEvent) => void;
   close(): Promise<void>;
 }
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost']);
+/** Most events kept of one attempt at a run (the rest are not drawn). */
+const maxEvents = 100_000;
 
 /**
  * Starts swarm studio: the page and its JSON API (`/api/runs`, `/api/runs/:id`,
@@ -81,6 +111,16 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const active = new Set<string>();
   const failures = new Map<string, { reason: string; at: number }>();
   const running = new Set<Promise<void>>();
+  // The events of each run's last attempt in this process (an attempt replays the earlier ones').
+  const traces = new Map<string, SwarmEvent[]>();
+  const keyOf = (run: RunRef) => `${resolve(run.journal)}\u0000${run.id}`;
+  const events = (run: RunRef) => {
+    const trace: SwarmEvent[] = [];
+    traces.set(keyOf(run), trace);
+    return (event: SwarmEvent) => {
+      if (trace.length < maxEvents) trace.push(event);
+    };
+  };
   const tails = new Tails(options.pollMs ?? 500);
   const activity: RunActivity = {
     active,
@@ -100,7 +140,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   };
 
   const track = (run: RunRef, work: Promise<unknown>, warn = false) => {
-    const key = `${resolve(run.journal)}\u0000${run.id}`;
+    const key = keyOf(run);
     active.add(key);
     failures.delete(key);
     const done = work
@@ -122,9 +162,12 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const start = (run: RunRef, approvals: Approvals) => {
     const resume = options.resume;
     if (!resume) return;
+    const onEvent = events(run);
+    // A run the studio resumes has no terminal of its own: its failure is said here too.
     track(
       run,
-      Promise.resolve().then(() => resume(run, approvals)),
+      Promise.resolve().then(() => resume(run, approvals, onEvent)),
+      true,
     );
   };
 
@@ -145,20 +188,40 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       res.writeHead(200, {
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Security-Policy':
-          "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'",
+          "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-src 'self'",
       });
       return res.end(studioPage());
     }
     if (req.method === 'GET' && url.pathname === '/api/runs')
       return send(res, 200, await listRuns(journals, tails, activity));
-    const match = /^\/api\/runs\/([^/]+)(\/events|\/approvals|\/fork)?$/.exec(url.pathname);
+    const match = /^\/api\/runs\/([^/]+)(\/events|\/report|\/approvals|\/fork)?$/.exec(url.pathname);
     if (!match) return send(res, 404, { error: 'not found' });
     const id = decodeURIComponent(match[1] ?? '');
     const dir = findRun(id);
     if (!dir) return send(res, 404, { error: `no run ${id}` });
     const action = match[2];
-    const read = () => readRun(dir, id, tails, activity);
+    const key = `${dir}\u0000${id}`;
+    // `views`: the events of its last attempt in this process, which `report` draws.
+    const read = async () => ({
+      ...(await readRun(dir, id, tails, activity)),
+      views: options.report ? (traces.get(key)?.length ?? 0) : 0,
+    });
     if (req.method === 'GET' && action === undefined) return send(res, 200, await read());
+    if (req.method === 'GET' && action === '/report') {
+      const trace = traces.get(key);
+      if (!options.report || !trace) {
+        return send(res, 404, { error: `run ${id} has no events in this studio (it did not run here)` });
+      }
+      const run = await read();
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        // Drawn in a frame of the page only, with no script and an origin of its own.
+        'Content-Security-Policy':
+          "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; sandbox",
+      });
+      return res.end(options.report({ id, task: run.task, events: trace }));
+    }
     if (req.method === 'GET' && action === '/events')
       return streamEvents(req, res, tails.of(dir, id), read, options.pollMs ?? 500);
     if (req.method !== 'POST' || action === undefined) return send(res, 405, { error: 'method not allowed' });
@@ -203,6 +266,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       while (running.size > 0) await Promise.all([...running]);
     },
     track: (run, work) => track(run, work),
+    events,
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
@@ -243,7 +307,7 @@ function streamEvents(
   req: IncomingMessage,
   res: ServerResponse,
   tail: JournalTail,
-  read: () => Promise<RunDetail>,
+  read: () => Promise<RunDetail & { views: number }>,
   pollMs: number,
 ): void {
   res.writeHead(200, {
@@ -281,6 +345,7 @@ function streamEvents(
       const state = JSON.stringify({
         state: run.state,
         stateReason: run.stateReason,
+        views: run.views,
         calls: run.calls,
         tokens: run.tokens,
         pending: run.pending,

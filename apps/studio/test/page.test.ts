@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resumeDemo, type Studio, startStudio, writeDemoJournal } from '../src/index.js';
-import { pausedDesk } from './fixture.js';
+import { pausedDesk, resumeDesk } from './fixture.js';
 
 // Debian's chromium; never a downloaded browser.
 const executablePath =
@@ -246,5 +246,34 @@ describe('swarm studio in chromium', () => {
     await page.click('.row[data-id="demo-research"]');
     await expect.poll(() => page.locator('#run-reason').textContent()).toBe('its final answer is journaled');
     expect(await page.locator('#run-state').getAttribute('data-state')).toBe('done');
+  });
+
+  it("draws a run the studio ran with its host's report, in a sandboxed frame", async () => {
+    const dir = await pausedDesk();
+    studio = await startStudio({
+      journals: [dir],
+      resume: resumeDesk,
+      report: ({ id, events }) =>
+        `<!doctype html><p id="drawn">${events.filter((e) => e.type === 'model.response').length} calls of ${id.replace(/[^a-z0-9-]/g, '')}</p><script>parent.document.title = 'owned'</script>`,
+    });
+    page = await browser.newPage();
+    await page.goto(studio.url);
+    await page.click('.row[data-id="run-1"]');
+    // Not run in this studio yet: nothing to draw.
+    await page.locator('[data-approval] .approve').waitFor();
+    expect(await page.locator('#views iframe').count()).toBe(0);
+    await page.click('[data-approval] .approve');
+    await expect
+      .poll(() => page.locator('#run-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('done');
+    const frame = page.frameLocator('#views iframe');
+    await expect
+      .poll(() => frame.locator('#drawn').textContent(), { timeout: 30_000 })
+      .toBe('2 calls of run-1');
+    expect(await page.locator('#views iframe').getAttribute('sandbox')).toBe('');
+    // Its script never ran: the frame has no script and an origin of its own.
+    expect(await page.title()).toBe('swarm studio');
+    const report = await fetch(`http://127.0.0.1:${studio.port}/api/runs/run-1/report?token=${studio.token}`);
+    expect(report.headers.get('content-security-policy')).toContain('sandbox');
   });
 });

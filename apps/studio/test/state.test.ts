@@ -112,10 +112,10 @@ describe('run states', () => {
     let fail = false;
     studio = await startStudio({
       journals: [dir],
-      resume: async (run, approvals) => {
+      resume: async (run, approvals, onEvent) => {
         if (fail) throw new Error('the provider is down');
         await held;
-        await resumeDesk(run, approvals);
+        await resumeDesk(run, approvals, onEvent);
       },
     });
     const pending = (await get(studio, '/api/runs/run-1')).pending as { id: string }[];
