@@ -93,7 +93,7 @@ const maxEvents = 100_000;
 
 /**
  * Starts swarm studio: the page and its JSON API (`/api/runs`, `/api/runs/:id`,
- * `/api/runs/:id/events` as server-sent events, `POST /api/runs/:id/approvals`,
+ * `/api/runs/:id/events` as server-sent events, `/api/runs/:id/report`, `POST /api/runs/:id/approvals`,
  * `POST /api/runs/:id/fork`) on a loopback address. Every request must name this host and port in
  * `Host` (no DNS rebinding), carry an `Origin` of the same address or none, and carry the token
  * (`?token=` or `Authorization: Bearer`): anything else is 403 or 401.
@@ -105,6 +105,14 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   }
   if (!Array.isArray(options.journals) || options.journals.length === 0) {
     throw new ConfigError('startStudio: journals must name at least one journal folder.');
+  }
+  for (const name of ['liveWindowMs', 'pollMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      throw new ConfigError(
+        `startStudio: ${name} must be a positive number of milliseconds (got ${JSON.stringify(value)}).`,
+      );
+    }
   }
   const journals = options.journals.map((dir) => resolve(dir));
   const token = options.token ?? randomBytes(16).toString('hex');

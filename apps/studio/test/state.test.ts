@@ -149,4 +149,13 @@ describe('run states', () => {
     await studio.idle();
     expect((await get(studio, '/api/runs/run-1')).state).toBe('done');
   });
+
+  it('refuses a live window or a poll interval that is not a positive number of milliseconds', async () => {
+    await expect(startStudio({ journals: ['.'], liveWindowMs: -1 })).rejects.toThrow(
+      'startStudio: liveWindowMs must be a positive number of milliseconds (got -1).',
+    );
+    await expect(startStudio({ journals: ['.'], pollMs: Number.NaN })).rejects.toThrow(
+      'startStudio: pollMs must be a positive number of milliseconds (got null).',
+    );
+  });
 });
