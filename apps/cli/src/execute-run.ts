@@ -38,6 +38,8 @@ export interface Execution {
   quiet?: boolean;
   trace?: OutputFile;
   report?: OutputFile;
+  /** Also given every event of the run, as it happens (swarm studio draws the run from them). */
+  onEvent?: (event: SwarmEvent) => void;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function executeRun(run: Execution, out: NodeJS.WritableStream): Pr
       onEvent: (event) => {
         seen.push(event);
         live?.onEvent(event);
+        run.onEvent?.(event);
       },
     };
     try {

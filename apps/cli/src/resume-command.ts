@@ -6,6 +6,7 @@ import {
   type JournalEntry,
   type Model,
   type PendingApproval,
+  type SwarmEvent,
   waitingApprovals,
 } from '@swarm/core';
 import { type LoadedSwarm, loadSwarmSpec, SwarmSpecError } from '@swarm/router';
@@ -26,7 +27,10 @@ export interface ResumeFlags {
   trace?: string;
   report?: string;
   quiet?: boolean;
-  /** Ids of pending calls to approve. */
+  /**
+   * `id` or `id=note` of pending calls to approve; the note goes with the decision
+   * (`ApprovalDecision.message`), as the reviewer wrote it.
+   */
   approve?: string[];
   /** `id` or `id=reason` of pending calls to refuse; the reason is what the model reads. */
   reject?: string[];
@@ -45,6 +49,7 @@ export async function resumeCommand(
   flags: ResumeFlags,
   out: NodeJS.WritableStream,
   ask?: AskApprovals,
+  onEvent?: (event: SwarmEvent) => void,
 ): Promise<void> {
   const trace: OutputFile | undefined =
     flags.trace === undefined ? undefined : { option: '--trace', path: flags.trace };
@@ -121,17 +126,28 @@ export async function resumeCommand(
       ...(flags.quiet && { quiet: true }),
       ...(trace && { trace }),
       ...(report && { report }),
+      ...(onEvent && { onEvent }),
     },
     out,
   );
 }
 
-// --approve <id> and --reject <id>[=reason] as core's approvals; one decision per call.
-function parseDecisions(approve: string[], reject: string[]): { approvals: Approvals; problems: string[] } {
+/**
+ * `--approve <id>[=note]` and `--reject <id>[=reason]` as core's approvals, one decision per call:
+ * the text after the first `=` is the decision's `message`. Exported for `swarm studio`, which
+ * writes its decisions in the same words.
+ */
+export function parseDecisions(
+  approve: string[],
+  reject: string[],
+): { approvals: Approvals; problems: string[] } {
   const approvals: Approvals = {};
   const problems: string[] = [];
   const given = new Map<string, string>();
-  const decide = (option: string, id: string, decision: Approvals[string]) => {
+  const decide = (option: string, value: string, approved: boolean) => {
+    const at = value.indexOf('=');
+    const id = at < 0 ? value : value.slice(0, at);
+    const message = at < 0 ? '' : value.slice(at + 1);
     if (id === '') {
       problems.push(`${option}: give the id of a call the run waits for`);
       return;
@@ -142,16 +158,23 @@ function parseDecisions(approve: string[], reject: string[]): { approvals: Appro
       return;
     }
     given.set(id, option);
-    approvals[id] = decision;
+    approvals[id] = { approved, ...(message !== '' && { message }) };
   };
-  for (const id of approve) decide('--approve', id, { approved: true });
-  for (const value of reject) {
-    const at = value.indexOf('=');
-    const id = at < 0 ? value : value.slice(0, at);
-    const message = at < 0 ? '' : value.slice(at + 1);
-    decide('--reject', id, { approved: false, ...(message !== '' && { message }) });
-  }
+  for (const value of approve) decide('--approve', value, true);
+  for (const value of reject) decide('--reject', value, false);
   return { approvals, problems };
+}
+
+/** Approvals as `swarm resume`'s `--approve` / `--reject` values (what {@link parseDecisions} reads back). */
+export function decisionFlags(approvals: Approvals): { approve: string[]; reject: string[] } {
+  const approve: string[] = [];
+  const reject: string[] = [];
+  for (const [id, d] of Object.entries(approvals)) {
+    const value = d.message ? `${id}=${d.message}` : id;
+    if (d.approved) approve.push(value);
+    else reject.push(value);
+  }
+  return { approve, reject };
 }
 
 // A decision on a call the run does not wait for would be refused by the run: said here, first.

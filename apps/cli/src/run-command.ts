@@ -9,6 +9,7 @@ import { loadSpec } from './load-spec.js';
 import { type OutputFile, outputFileProblems } from './output-path.js';
 import { shellWord } from './pause-notice.js';
 import { writeRunRecord } from './run-record.js';
+import { openStudio, type StudioDeps, serveStudio } from './studio-command.js';
 
 /** Flags of `swarm run`. */
 export interface RunFlags {
@@ -26,6 +27,13 @@ export interface RunFlags {
   attach?: string[];
   /** Folders outside the spec's own that its `attachments:` may read (`--allow-path`, repeatable). */
   allowPath?: string[];
+  /**
+   * Serves swarm studio on the journal folder while the run executes (`--studio`, needs `--journal`),
+   * printing its address on stderr; approvals are then given on its page, not asked in the terminal.
+   */
+  studio?: boolean;
+  /** Opens the studio's page in the browser (`--open`, with `--studio`). */
+  open?: boolean;
 }
 
 /**
@@ -41,6 +49,7 @@ export async function runCommand(
   flags: RunFlags,
   out: NodeJS.WritableStream,
   ask?: AskApprovals,
+  studioDeps?: StudioDeps,
 ): Promise<void> {
   const trace: OutputFile | undefined =
     flags.trace === undefined ? undefined : { option: '--trace', path: flags.trace };
@@ -52,6 +61,10 @@ export async function runCommand(
     ...outputFileProblems([trace, report].filter((o) => o !== undefined)),
     ...journalProblems(flags.journal, flags.runId),
     ...attached.problems,
+    ...(flags.studio && flags.journal === undefined
+      ? ['--studio: give the run a journal folder to watch (--journal <dir>)']
+      : []),
+    ...(flags.open && !flags.studio ? ['--open: opens the studio of --studio; give --studio too'] : []),
   ];
   const { file, loaded, task, fallback } = await loadSpec(specPath, {
     task: flags.task,
@@ -99,7 +112,13 @@ export async function runCommand(
     // Answering in this process resumes the run: its finished calls must replay, not run again.
     journal = memoryJournal();
   }
-  await executeRun(
+  // Watched in the studio, a pause waits for a decision on its page (it resumes in this process).
+  const studio = flags.studio && dir !== undefined ? await serveStudio([dir]) : undefined;
+  if (studio) {
+    process.stderr.write(`swarm studio: ${studio.url}\n`);
+    if (flags.open) openStudio(studio, studioDeps);
+  }
+  const execution = executeRun(
     {
       topology: loaded.topology,
       task,
@@ -108,14 +127,25 @@ export async function runCommand(
       runId,
       ...(journal && { journal }),
       ...(dir !== undefined && { journalDir: dir }),
-      ...(ask && { ask }),
+      ...(ask && !studio && { ask }),
       ...(flags.json && { json: true }),
       ...(flags.quiet && { quiet: true }),
       ...(trace && { trace }),
       ...(report && { report }),
+      ...(studio && { onEvent: studio.events({ journal: dir!, id: runId }) }),
     },
     out,
   );
+  if (!studio) return execution;
+  studio.track({ journal: dir!, id: runId }, execution);
+  try {
+    await execution;
+  } finally {
+    // The page stays: it shows how the run ended, and approves a pause (resumed in this process).
+    process.stderr.write(
+      `swarm studio: this run is over for now (the page says how it ended); the studio stays at ${studio.url} (Ctrl-C stops it)\n`,
+    );
+  }
 }
 
 // What is wrong with --journal and --run-id: a directory that is not ours, a run id that is not

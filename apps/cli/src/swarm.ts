@@ -24,8 +24,10 @@ Usage:
       --run-id <id>      the run's id in the journal (else one is made and printed)
       --attach <file>    an image, PDF or text file that goes with the task (repeat for each)
       --allow-path <dir> a folder outside the spec's own that its attachments: may read (repeat for each)
+      --studio           watch the run live in swarm studio (needs --journal; prints its address)
+      --open             with --studio: open it in the browser
   swarm resume <dir> <run-id>                  go on with a journaled run (paused, or cut by a crash)
-      --approve <id>     approve a call the run waits for (repeat for each)
+      --approve <id>[=note]    approve a call the run waits for (repeat for each)
       --reject <id>[=reason]   refuse one; the model reads the reason
       --json, --trace <file>, --report <file>, --quiet   as for swarm run
   swarm mcp <spec.yaml|spec.json>              serve the spec's swarm as one MCP tool over stdio
@@ -37,7 +39,7 @@ Usage:
       --report <file>    write an HTML report (quality against cost, every run)
       --quiet            no progress bar
   swarm demo [--out <dir>] [--model <model>]   a short demo of each topology (offline without a model)
-  swarm studio [--journal <dir>]... [--port <n>]   watch, approve and fork journaled runs in the browser
+  swarm studio [--journal <dir>]... [--port <n>] [--open]   watch, approve and fork journaled runs in the browser
   swarm types                                  the topologies this command knows
   swarm --version                              the version of @swarm/cli
 
@@ -49,7 +51,20 @@ Models: SWARM_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY, or a local Ollama.`;
 // The options each command takes: one given to another command would be silently ignored (a
 // `--report` that writes nothing), so it is refused instead.
 const commandOptions: Record<string, readonly string[]> = {
-  run: ['task', 'model', 'json', 'trace', 'report', 'quiet', 'journal', 'run-id', 'attach', 'allow-path'],
+  run: [
+    'task',
+    'model',
+    'json',
+    'trace',
+    'report',
+    'quiet',
+    'journal',
+    'run-id',
+    'attach',
+    'allow-path',
+    'studio',
+    'open',
+  ],
   resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject'],
   mcp: ['model', 'allow-path'],
   demo: ['out', 'model'],
@@ -60,7 +75,8 @@ const commandOptions: Record<string, readonly string[]> = {
 async function main(argv: string[]): Promise<void> {
   // swarm studio parses its own options (--journal repeats).
   if (argv[0] === 'studio' && !argv.includes('--help') && !argv.includes('-h')) {
-    return studioCommand(argv.slice(1), process.stdout);
+    await studioCommand(argv.slice(1), process.stdout);
+    return;
   }
   const { values, positionals } = parseArgs({
     args: argv,
@@ -81,6 +97,8 @@ async function main(argv: string[]): Promise<void> {
       dataset: { type: 'string' },
       models: { type: 'string' },
       'allow-path': { type: 'string', multiple: true },
+      studio: { type: 'boolean' },
+      open: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -131,7 +149,7 @@ async function main(argv: string[]): Promise<void> {
       const [dir, runId, ...extra] = rest;
       if (!dir || !runId || extra.length > 0) {
         throw new CliError(
-          'swarm resume takes a journal directory and a run id: swarm resume <dir> <run-id> [--approve <id>...] [--reject <id>[=reason]...]',
+          'swarm resume takes a journal directory and a run id: swarm resume <dir> <run-id> [--approve <id>[=note]...] [--reject <id>[=reason]...]',
           2,
         );
       }

@@ -352,7 +352,7 @@ describe('bad input to --journal, --run-id and swarm resume: one clear line each
   it('refuses a resume without its arguments, and options of one command given to the other', async () => {
     await refused(
       ['resume', root],
-      'swarm: swarm resume takes a journal directory and a run id: swarm resume <dir> <run-id> [--approve <id>...] [--reject <id>[=reason]...]\n',
+      'swarm: swarm resume takes a journal directory and a run id: swarm resume <dir> <run-id> [--approve <id>[=note]...] [--reject <id>[=reason]...]\n',
     );
     await refused(
       ['run', spec, '--approve', 'abc'],

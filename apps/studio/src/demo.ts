@@ -1,6 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, type Approvals, asTool, fileJournal, RunPausedError, tool } from '@swarm/core';
+import {
+  Agent,
+  type Approvals,
+  asTool,
+  fileJournal,
+  RunPausedError,
+  type SwarmEvent,
+  tool,
+} from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import { z } from 'zod';
 import type { ResumeRun } from './server.js';
@@ -64,8 +72,16 @@ function researchTeam(): Agent {
   });
 }
 
-/** Runs demo run `runId` of `dir` (its record names the demo) with `approvals`, to its end or pause. */
-export async function runDemo(dir: string, runId: string, approvals: Approvals = {}): Promise<void> {
+/**
+ * Runs demo run `runId` of `dir` (its record names the demo) with `approvals`, to its end or pause,
+ * its events to `onEvent`.
+ */
+export async function runDemo(
+  dir: string,
+  runId: string,
+  approvals: Approvals = {},
+  onEvent?: (event: SwarmEvent) => void,
+): Promise<void> {
   const record = JSON.parse(readFileSync(join(dir, `${runId}.run.json`), 'utf8')) as {
     spec: { name: string };
     task: string;
@@ -73,14 +89,20 @@ export async function runDemo(dir: string, runId: string, approvals: Approvals =
   const demo = demos[record.spec.name];
   if (!demo) throw new Error(`run ${runId} is not a demo run`);
   try {
-    await demo.build().run(record.task, { journal: fileJournal(dir), runId, approvals });
+    await demo.build().run(record.task, {
+      journal: fileJournal(dir),
+      runId,
+      approvals,
+      ...(onEvent && { onEvent }),
+    });
   } catch (error) {
     if (!(error instanceof RunPausedError)) throw error;
   }
 }
 
 /** How a studio on demo folders resumes their runs. */
-export const resumeDemo: ResumeRun = (run, approvals) => runDemo(run.journal, run.id, approvals);
+export const resumeDemo: ResumeRun = (run, approvals, onEvent) =>
+  runDemo(run.journal, run.id, approvals, onEvent);
 
 /**
  * Writes a journal folder of demo runs into `dir`: a refund desk paused on a refund that waits for

@@ -15,6 +15,8 @@ body{font:14px system-ui,sans-serif;margin:0;display:flex;height:100vh}
 pre{white-space:pre-wrap;background:#f7f7f7;padding:4px;margin:2px 0}
 td,th{vertical-align:top;padding:4px;text-align:left}
 .call{border:1px solid #ddd;margin:4px 0;padding:4px}
+.muted{color:#6b7386}.reason{color:#6b7386;margin-left:6px}.usage,.time{color:#444;font-size:12px}
+details.request summary{cursor:pointer;color:#3b5bdb}.msg{margin:2px 0 2px 8px}.role{font-weight:bold;margin-right:4px}
 </style></head><body>
 <div id="list"><input id="search" placeholder="search runs" style="width:95%"><div id="runs"></div></div>
 <div id="run"><p>Pick a run.</p></div>
@@ -42,7 +44,9 @@ function drawList() {
     for (const r of list) {
       const row = el('div', undefined, 'row');
       row.dataset.id = r.id;
-      row.append(el('span', r.state, 'state'), el('span', r.id + ' · ' + r.topology + ' · ' + r.calls + ' calls · ' + r.tokens + ' tokens · ' + r.time), el('div', r.task));
+      const state = el('span', r.state, 'state');
+      state.title = r.stateReason;
+      row.append(state, el('span', r.id + ' · ' + r.topology + ' · ' + r.calls + ' calls · ' + r.tokens + ' tokens · ' + r.time), el('div', r.task));
       row.onclick = () => openRun(r.id);
       box.append(row);
     }
@@ -56,17 +60,28 @@ function openRun(id) {
   const head = el('h2', id);
   const state = el('div', '', 'state');
   state.id = 'run-state';
+  const reason = el('div', '', 'reason');
+  reason.id = 'run-reason';
   const pending = el('div');
   pending.id = 'pending';
   const calls = el('div');
   calls.id = 'calls';
   const compare = el('div');
   compare.id = 'compare';
-  box.append(head, state, pending, compare, calls);
+  // The run as its topology draws it, from the events of its last attempt in this studio.
+  const views = el('div');
+  views.id = 'views';
+  let drawn = '';
+  box.append(head, state, reason, pending, compare, views, calls);
   const parent = /^(.*)-fork[0-9]+$/.exec(id);
   if (parent) drawCompare(compare, parent[1], id);
   let index = 0;
   source = new EventSource('/api/runs/' + encodeURIComponent(id) + '/events?token=' + encodeURIComponent(token));
+  // The journal file was replaced or cut: its entries come again from the first.
+  source.addEventListener('reset', () => {
+    calls.replaceChildren();
+    index = 0;
+  });
   source.addEventListener('entry', (ev) => {
     const e = JSON.parse(ev.data);
     const c = el('div', undefined, 'call');
@@ -74,9 +89,12 @@ function openRun(id) {
       const at = index++;
       c.dataset.call = String(at);
       c.style.marginLeft = (Math.max(0, e.path.length - 1) * 16) + 'px';
+      c.append(el('b', 'call ' + at + ' · ' + (e.agent ?? '') + ' · ' + e.model + (e.purpose ? ' · ' + e.purpose : '')), el('div', e.path.join(' / ')));
+      c.append(callTime(e), callRequest(e));
+      c.append(el('pre', e.response.text, 'answer'));
+      for (const t of e.response.toolCalls) c.append(el('pre', t.name + ' ' + JSON.stringify(t.arguments), 'tool-call'));
       const u = e.response.usage;
-      c.append(el('b', 'call ' + at + ' · ' + (e.agent ?? '') + ' · ' + e.model + ' · ' + u.inputTokens + ' in / ' + u.outputTokens + ' out'), el('div', e.path.join(' / ')), el('pre', e.response.text));
-      for (const t of e.response.toolCalls) c.append(el('pre', t.name + ' ' + JSON.stringify(t.arguments)));
+      c.append(el('div', u.inputTokens + ' in · ' + u.outputTokens + ' out · ' + u.cachedTokens + ' cached · ' + u.reasoningTokens + ' reasoning · ' + u.totalTokens + ' tokens' + (u.estimated ? ' (estimated)' : '') + ' · finish: ' + e.response.finishReason, 'usage'));
       const fork = el('button', 'fork here', 'fork');
       fork.onclick = async () => {
         const answer = prompt('Answer at this call (leave empty to keep it)');
@@ -88,7 +106,9 @@ function openRun(id) {
       };
       c.append(fork);
     } else if (e.type === 'tool') {
-      c.append(el('b', 'tool ' + e.tool + ' · ' + e.agent + (e.isError ? ' · error' : '')), el('pre', e.result));
+      c.dataset.tool = e.tool;
+      c.style.marginLeft = (Math.max(0, e.path.length - 1) * 16) + 'px';
+      c.append(el('b', 'tool ' + e.tool + ' · ' + e.agent + (e.isError ? ' · error' : '') + (e.approved === true ? ' · approved' : e.approved === false ? ' · rejected' : '')), el('pre', e.result));
     } else {
       c.append(el('b', 'approval asked: ' + e.approval.tool), el('pre', JSON.stringify(e.approval.arguments)));
     }
@@ -97,6 +117,19 @@ function openRun(id) {
   source.addEventListener('state', (ev) => {
     const s = JSON.parse(ev.data);
     state.textContent = s.state + ' · ' + s.calls + ' calls · ' + s.tokens + ' tokens';
+    state.title = s.stateReason;
+    state.dataset.state = s.state;
+    reason.textContent = s.stateReason;
+    const at = s.state + ':' + s.calls;
+    if (s.views > 0 && at !== drawn) {
+      drawn = at;
+      const frame = el('iframe');
+      frame.setAttribute('sandbox', '');
+      frame.title = 'the run as its topology draws it';
+      frame.style.cssText = 'width:100%;height:480px;border:1px solid #ddd';
+      frame.src = '/api/runs/' + encodeURIComponent(id) + '/report?token=' + encodeURIComponent(token) + '&at=' + encodeURIComponent(at);
+      views.replaceChildren(frame);
+    }
     pending.replaceChildren();
     for (const p of s.pending) {
       const d = el('div', undefined, 'call');
@@ -117,6 +150,33 @@ function openRun(id) {
       pending.append(d);
     }
   });
+}
+// When a call started and ended, as its journal entry records them (format 1 records neither).
+function callTime(e) {
+  if (!e.startedAt && !e.endedAt) return el('div', 'time: not recorded in the journal', 'time muted');
+  const s = Date.parse(e.startedAt), n = Date.parse(e.endedAt);
+  const took = Number.isFinite(s) && Number.isFinite(n) ? ' (' + ((n - s) / 1000).toFixed(2) + ' s)' : '';
+  return el('div', 'started ' + (e.startedAt ?? '?') + ' · ended ' + (e.endedAt ?? '?') + took, 'time');
+}
+// The call's request, folded: its messages when the journal entry records them, else its key.
+function callRequest(e) {
+  const d = el('details', undefined, 'request');
+  const messages = e.request && Array.isArray(e.request.messages) ? e.request.messages : undefined;
+  if (!messages) {
+    d.append(el('summary', 'request'), el('div', 'not recorded in the journal (it keeps the key ' + e.key + ' of the call and its answer)', 'muted'));
+    return d;
+  }
+  d.append(el('summary', 'request · ' + messages.length + ' message(s)'));
+  const system = typeof e.request.system === 'string' ? [{ role: 'system', content: e.request.system }] : [];
+  for (const m of [...system, ...messages]) {
+    const row = el('div', undefined, 'msg');
+    row.dataset.role = String(m && m.role);
+    const content = m && typeof m.content === 'string' ? m.content : JSON.stringify(m && m.content);
+    row.append(el('span', m && m.role, 'role'), el('pre', content));
+    if (m && Array.isArray(m.toolCalls)) for (const t of m.toolCalls) row.append(el('pre', (t && t.name) + ' ' + JSON.stringify(t && t.arguments)));
+    d.append(row);
+  }
+  return d;
 }
 // A fork beside the run it was forked from: calls, tokens and answer of each, side by side.
 async function drawCompare(box, a, b) {

@@ -1,9 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileJournal, type JournalEntry, type PendingApproval, waitingApprovals } from '@swarm/core';
+import { type PendingApproval, waitingApprovals } from '@swarm/core';
+import type { StudioEntry, Tails } from './tail.js';
 
-/** A run's state as the studio sees it from its journal folder. */
-export type RunState = 'running' | 'paused' | 'done' | 'failed';
+/**
+ * A run's state as the studio sees it (see {@link runState} for the rule): `running`, `paused` (it
+ * waits for approvals), `done` (its final answer is journaled), `failed` (its journal does not read,
+ * or the studio's own attempt at it failed), `stopped` (none of those: cut by a crash or a stop, or
+ * in another process that has not written for a while).
+ */
+export type RunState = 'running' | 'paused' | 'done' | 'failed' | 'stopped';
 
 /** One run of a journal folder, as `GET /api/runs` lists it. */
 export interface RunSummary {
@@ -13,6 +19,8 @@ export interface RunSummary {
   topology: string;
   task: string;
   state: RunState;
+  /** Why the run is in that state, in words (shown beside it). */
+  stateReason: string;
   /** Model calls journaled so far. */
   calls: number;
   /** Total tokens of those calls. */
@@ -25,8 +33,24 @@ export interface RunSummary {
 
 /** A run with its journal entries and the approvals it waits for (`GET /api/runs/:id`). */
 export interface RunDetail extends RunSummary {
-  entries: readonly JournalEntry[];
+  entries: readonly StudioEntry[];
   pending: PendingApproval[];
+}
+
+/** What the studio's own process knows of the runs it runs (resumes, forks, `swarm run --studio`). */
+export interface RunActivity {
+  /** Runs being executed by this process now, by `<dir>\0<id>`. */
+  active: ReadonlySet<string>;
+  /**
+   * The error of this process's last attempt at a run, when that attempt failed, and when it failed
+   * (ms since the epoch), by `<dir>\0<id>`. A journal written after it (another process went on with
+   * the run) outdates it.
+   */
+  failures: ReadonlyMap<string, { reason: string; at: number }>;
+  /** A run whose journal changed less than this long ago (ms) counts as running in another process. */
+  liveWindowMs: number;
+  /** The clock (ms since the epoch); tests set it. */
+  now: () => number;
 }
 
 interface RecordFile {
@@ -50,25 +74,92 @@ export function runIdsOf(dir: string): string[] {
 }
 
 /**
- * Reads one run of `dir`. `active` are the runs the studio's own process is running now: a run
- * records no end in its journal, so any other run that waits for no approval counts as done.
+ * A run's state from its journal and what this process knows of it. The journal records no end of
+ * a run, so the state is derived, first rule that holds:
+ * 1. `running`: this process is executing it (a resume or fork the studio started, `swarm run --studio`);
+ * 2. `failed`: its journal does not read, or this process's last attempt at it failed (and nothing
+ *    wrote its journal since);
+ * 3. `paused`: a call waits for approval (asked and not answered);
+ * 4. `done`: its last entry is a final answer — an answer with no tool call, or a tool that ended the
+ *    run, of the outermost run;
+ * 5. `running`: its journal (or, before its first call, its record) changed less than
+ *    `liveWindowMs` ago: another process writes it;
+ * 6. `stopped`: otherwise (a crash, a stop, or a process gone quiet): `swarm resume` goes on with it.
  */
-export async function readRun(dir: string, id: string, active: ReadonlySet<string>): Promise<RunDetail> {
+export function runState(
+  key: string,
+  entries: readonly StudioEntry[],
+  pending: readonly PendingApproval[],
+  journal: {
+    /** Why the journal does not read, if it does not. */
+    error: string | undefined;
+    /** When the run's files last changed (ms since the epoch); 0 for none. */
+    mtimeMs: number;
+  },
+  activity: RunActivity,
+): { state: RunState; stateReason: string } {
+  if (activity.active.has(key)) return { state: 'running', stateReason: 'running in this studio' };
+  if (journal.error !== undefined) return { state: 'failed', stateReason: journal.error };
+  const failure = activity.failures.get(key);
+  if (failure !== undefined && journal.mtimeMs <= failure.at)
+    return { state: 'failed', stateReason: failure.reason };
+  if (pending.length > 0) {
+    return { state: 'paused', stateReason: `waits for approval of ${pending.length} call(s)` };
+  }
+  if (finalAnswer(entries)) return { state: 'done', stateReason: 'its final answer is journaled' };
+  const age = activity.now() - journal.mtimeMs;
+  if (journal.mtimeMs > 0 && age < activity.liveWindowMs) {
+    return { state: 'running', stateReason: 'its journal is being written (another process)' };
+  }
+  return {
+    state: 'stopped',
+    stateReason:
+      entries.length === 0
+        ? 'no call journaled, and nothing runs it'
+        : 'stopped before its final answer (a crash or a stop); swarm resume goes on with it',
+  };
+}
+
+// The last answer of the outermost run, with nothing asked after it: the run's final answer.
+function finalAnswer(entries: readonly StudioEntry[]): boolean {
+  const answers = entries.filter((e) => e.type !== 'approval');
+  const last = answers.at(-1);
+  if (!last) return false;
+  const top = Math.min(...answers.map((e) => e.path.length));
+  if (last.path.length !== top) return false;
+  if (last.type === 'tool') return last.ended === true;
+  return (
+    last.type === 'model' && last.response.toolCalls.length === 0 && last.response.finishReason !== 'error'
+  );
+}
+
+/** Reads one run of `dir` (only what its journal file gained since the last read). */
+export async function readRun(
+  dir: string,
+  id: string,
+  tails: Tails,
+  activity: RunActivity,
+): Promise<RunDetail> {
   let record: RecordFile = {};
   let time = '';
+  // The record is written before the run's first call: until its journal is, the record says when.
+  let recordMtimeMs = 0;
   try {
-    record = JSON.parse(readFileSync(join(dir, `${id}${recordSuffix}`), 'utf8')) as RecordFile;
-    time = record.createdAt ?? statSync(join(dir, `${id}${recordSuffix}`)).mtime.toISOString();
+    const file = join(dir, `${id}${recordSuffix}`);
+    recordMtimeMs = statSync(file).mtimeMs;
+    record = JSON.parse(readFileSync(file, 'utf8')) as RecordFile;
+    time = record.createdAt ?? new Date(recordMtimeMs).toISOString();
   } catch {
     // A run with no readable record still lists, by its journal alone.
   }
-  let entries: readonly JournalEntry[] = [];
-  let failed = false;
+  const tail = tails.of(dir, id);
+  let readError: string | undefined;
   try {
-    entries = await fileJournal(dir).read(id);
-  } catch {
-    failed = true;
+    await tail.read();
+  } catch (error) {
+    readError = `cannot read ${tail.file}: ${error instanceof Error ? error.message : String(error)}`;
   }
+  const entries = tail.entries;
   const pending = waitingApprovals(entries);
   const spec = record.spec ?? {};
   const topology = String(spec.topology ?? spec.type ?? 'unknown');
@@ -79,19 +170,20 @@ export async function readRun(dir: string, id: string, active: ReadonlySet<strin
     calls += 1;
     tokens += entry.response.usage.totalTokens;
   }
-  const state: RunState = active.has(`${dir}\u0000${id}`)
-    ? 'running'
-    : failed
-      ? 'failed'
-      : pending.length > 0
-        ? 'paused'
-        : 'done';
+  const { state, stateReason } = runState(
+    `${dir}\u0000${id}`,
+    entries,
+    pending,
+    { error: readError ?? tail.error, mtimeMs: Math.max(tail.mtimeMs, recordMtimeMs) },
+    activity,
+  );
   return {
     id,
     journal: dir,
     topology,
     task: record.task ?? '',
     state,
+    stateReason,
     calls,
     tokens,
     time,
@@ -102,11 +194,15 @@ export async function readRun(dir: string, id: string, active: ReadonlySet<strin
 }
 
 /** Every run of the journal folders, newest first. */
-export async function listRuns(dirs: readonly string[], active: ReadonlySet<string>): Promise<RunSummary[]> {
+export async function listRuns(
+  dirs: readonly string[],
+  tails: Tails,
+  activity: RunActivity,
+): Promise<RunSummary[]> {
   const runs: RunSummary[] = [];
   for (const dir of dirs) {
     for (const id of runIdsOf(dir)) {
-      const { entries: _entries, pending: _pending, ...summary } = await readRun(dir, id, active);
+      const { entries: _entries, pending: _pending, ...summary } = await readRun(dir, id, tails, activity);
       runs.push(summary);
     }
   }

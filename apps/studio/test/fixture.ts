@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type Approvals, fileJournal, RunPausedError, tool } from '@swarm/core';
+import { Agent, type Approvals, fileJournal, RunPausedError, type SwarmEvent, tool } from '@swarm/core';
 import { respond, ScriptedModel } from '@swarm/core/testing';
 import { z } from 'zod';
 import type { ResumeRun } from '../src/index.js';
@@ -30,9 +30,19 @@ function desk(): Agent {
 }
 
 /** Runs the desk as `runId` in `dir` (with `approvals`); resolves when it ends or pauses. */
-export async function runDesk(dir: string, runId: string, approvals?: Approvals): Promise<void> {
+export async function runDesk(
+  dir: string,
+  runId: string,
+  approvals?: Approvals,
+  onEvent?: (event: SwarmEvent) => void,
+): Promise<void> {
   try {
-    await desk().run(task, { journal: fileJournal(dir), runId, ...(approvals && { approvals }) });
+    await desk().run(task, {
+      journal: fileJournal(dir),
+      runId,
+      ...(approvals && { approvals }),
+      ...(onEvent && { onEvent }),
+    });
   } catch (error) {
     if (!(error instanceof RunPausedError)) throw error;
   }
@@ -58,4 +68,5 @@ export async function pausedDesk(runId = 'run-1'): Promise<string> {
 }
 
 /** What the studio resumes runs with in the tests: the desk again, from its journal. */
-export const resumeDesk: ResumeRun = (run, approvals) => runDesk(run.journal, run.id, approvals);
+export const resumeDesk: ResumeRun = (run, approvals, onEvent) =>
+  runDesk(run.journal, run.id, approvals, onEvent);

@@ -27,6 +27,23 @@ describe('htmlReport', () => {
     expect(html).toContain('onerror=&quot;pwned=2&quot;');
   });
 
+  it('gives each model call the time from its request to its answer', () => {
+    const html = htmlReport({
+      title: 't',
+      task: 'x',
+      events: [
+        ev('model.request', 'r1', { callId: 'r1/1', at: '2026-01-01T00:00:01.000Z' }),
+        ev('model.request', 'r1', { callId: 'r1/2', at: '2026-01-01T00:00:01.200Z' }),
+        ev('model.response', 'r1', { callId: 'r1/2', usage, at: '2026-01-01T00:00:01.450Z' }),
+        ev('model.response', 'r1', { callId: 'r1/1', usage, at: '2026-01-01T00:00:02.500Z' }),
+      ],
+    });
+    expect(html.match(/<td data-call-time[^>]*>[^<]*<\/td>/g)).toEqual([
+      '<td data-call-time title="2026-01-01T00:00:01.200Z – 2026-01-01T00:00:01.450Z">0.25 s</td>',
+      '<td data-call-time title="2026-01-01T00:00:01.000Z – 2026-01-01T00:00:02.500Z">1.50 s</td>',
+    ]);
+  });
+
   it('lists every guardrail check, marking the one that tripped and where it ran', () => {
     const html = htmlReport({
       title: 't',

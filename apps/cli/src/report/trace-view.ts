@@ -54,6 +54,9 @@ export interface TraceView {
     tokens: number | string;
     finishReason: string;
     replayed: boolean;
+    /** When the call was asked (its `model.request`) and answered (its `model.response`), as traced. */
+    startedAt?: string;
+    endedAt?: string;
   }[];
   /** Every guardrail check of the run and its nested runs, in order: what it guarded, and whether it tripped. */
   guardrails: { guardrail: string; kind: string; tripped: boolean; info: string; path: string[] }[];
@@ -100,6 +103,8 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
   const thoughts = new Map<string, ThoughtView>();
   let rejectedCount = 0;
   const orders = new Map<string, TraceView['orders'][number]>();
+  // When each call was asked, by its callId, for the time it took.
+  const asked = new Map<string, string>();
 
   for (const e of events) {
     counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
@@ -142,6 +147,7 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
         break;
       case 'model.request':
         run.calls += 1;
+        if (typeof e.callId === 'string') asked.set(e.callId, str(e.at));
         break;
       case 'model.response': {
         // Only numbers add up: a total that is not one is shown as the text it is, never summed.
@@ -155,6 +161,8 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
           tokens: tokens ?? str(reported, '0'),
           finishReason: str(e.finishReason),
           replayed: e.replayed === true,
+          ...(typeof e.callId === 'string' && asked.has(e.callId) && { startedAt: asked.get(e.callId) }),
+          endedAt: str(e.at),
         });
         break;
       }
