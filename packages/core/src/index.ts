@@ -26,6 +26,7 @@ export {
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  RefusalError,
   RunPausedError,
   type RunTotals,
   SessionConflictError,
@@ -96,6 +97,7 @@ export type {
   AnthropicMessagesClient,
   AnthropicRequestOptions,
   AnthropicStreamEvent,
+  AnthropicThinkingParam,
   AnthropicUsage,
 } from './providers/anthropic-client-shape.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
@@ -189,6 +191,8 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  Reasoning,
+  ReasoningBlock,
   ResponseFormat,
   Role,
   Settled,
