@@ -88,6 +88,7 @@ export {
   timeoutOption,
 } from './option-checks.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
+export { assistantTurn, type RefusalHandling } from './providers/reasoning.js';
 export type {
   AnthropicContentBlock,
   AnthropicContentBlockParam,

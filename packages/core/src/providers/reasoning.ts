@@ -1,5 +1,5 @@
 import { RefusalError } from '../errors.js';
-import type { Reasoning, ReasoningBlock } from '../types.js';
+import type { Message, ModelResponse, Reasoning, ReasoningBlock } from '../types.js';
 
 /** What an adapter does with a refusal: throw a `RefusalError` (default), or return it as the answer. */
 export type RefusalHandling = 'error' | 'answer';
@@ -28,4 +28,19 @@ export function refusalError(
     category,
     explanation,
   });
+}
+
+/**
+ * The assistant turn to append after a response: its text, tool calls and reasoning. Keeping the
+ * reasoning is what lets the next request send it back as the provider requires (Anthropic
+ * rejects a turn after thinking + tool use without its signed thinking block; DeepSeek's thinking
+ * mode wants `reasoning_content` back).
+ */
+export function assistantTurn(response: ModelResponse): Message {
+  return {
+    role: 'assistant',
+    content: response.text,
+    ...(response.toolCalls.length > 0 && { toolCalls: response.toolCalls }),
+    ...(response.reasoning !== undefined && { reasoning: response.reasoning }),
+  };
 }
