@@ -88,7 +88,6 @@ export {
   timeoutOption,
 } from './option-checks.js';
 export { type AnthropicModelOptions, anthropicModel } from './providers/anthropic.js';
-export { assistantTurn, type RefusalHandling } from './providers/reasoning.js';
 export type {
   AnthropicContentBlock,
   AnthropicContentBlockParam,
@@ -139,6 +138,7 @@ export {
 } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
+export { assistantTurn, type RefusalHandling } from './providers/reasoning.js';
 export { checkedUsage, estimateUsage } from './providers/usage-estimate.js';
 export { randomUUID } from './random-uuid.js';
 export { REDACTED, redactSecrets, registerSecret } from './redact-secrets.js';

@@ -12,7 +12,12 @@ import type {
   ToolDefinition,
   Usage,
 } from '../types.js';
-import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
+import {
+  loadOpenAISdk,
+  type OpenAIConnectionOptions,
+  openaiCallSetup,
+  openaiSdkIfLoaded,
+} from './openai-client.js';
 import type {
   OpenAIChatClient,
   OpenAIChatCompletion,
@@ -98,7 +103,17 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
     // suspended async frame, and at a thousand concurrent runs those frames are garbage-collector work.
     generate(request) {
       // The call ends an attempt when its signal fires, whether or not the client heeds it.
-      return callWithRetriesFor(policy, request.signal, classify, send, receive, request);
+      if (options.client !== undefined || openaiSdkIfLoaded() !== undefined) {
+        return callWithRetriesFor(policy, request.signal, classify, send, receive, request);
+      }
+      // The first call loads the SDK (once) before its first attempt, so the import never counts
+      // against an attempt's timeout.
+      return raceAbort(loadOpenAISdk(), request.signal, provider).then(
+        () => callWithRetriesFor(policy, request.signal, classify, send, receive, request),
+        (error: unknown) => {
+          throw classify(error);
+        },
+      );
     },
 
     async *stream(request) {
@@ -127,6 +142,9 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           pending.clear();
         };
 
+        if (options.client === undefined && openaiSdkIfLoaded() === undefined) {
+          await raceAbort(loadOpenAISdk(), signal, provider);
+        }
         const client: OpenAIChatClient = getClient();
         const chunks = await raceAbort(
           client.chat.completions.create(

@@ -23,7 +23,9 @@ beforeEach(() => {
 });
 
 const fast = { maxRetries: 0, timeoutMs: 10_000 };
-const tools = [{ name: 'weather', description: 'The weather', parameters: { type: 'object', properties: {} } }];
+const tools = [
+  { name: 'weather', description: 'The weather', parameters: { type: 'object', properties: {} } },
+];
 const user: Message = { role: 'user', content: 'Weather in Paris?' };
 
 async function ask(model: Model, request: ModelRequest, streaming: boolean): Promise<ModelResponse> {
@@ -116,10 +118,18 @@ describe.each([
 
   it("Anthropic leaves out another provider's unsigned reasoning (it cannot be a thinking block)", async () => {
     server.enqueue({ text: 'ok' });
-    const model = anthropicModel('claude-opus-4-7', { apiKey: 'k', baseURL: server.anthropicBaseURL, ...fast });
+    const model = anthropicModel('claude-opus-4-7', {
+      apiKey: 'k',
+      baseURL: server.anthropicBaseURL,
+      ...fast,
+    });
     const messages: Message[] = [
       user,
-      { role: 'assistant', content: 'Looking.', reasoning: { text: 'from deepseek', field: 'reasoning_content' } },
+      {
+        role: 'assistant',
+        content: 'Looking.',
+        reasoning: { text: 'from deepseek', field: 'reasoning_content' },
+      },
       { role: 'user', content: 'And?' },
     ];
     await ask(model, { messages }, streaming);
