@@ -51,6 +51,8 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  Reasoning,
+  ReasoningBlock,
   ResponseFormat,
   Role,
   Settled,
@@ -79,6 +81,7 @@ export {
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  RefusalError,
   RunPausedError,
   type RunTotals,
   SessionConflictError,
@@ -166,6 +169,7 @@ export type {
   AnthropicMessagesClient,
   AnthropicRequestOptions,
   AnthropicStreamEvent,
+  AnthropicThinkingParam,
   AnthropicUsage,
 } from './providers/anthropic-client-shape.js';
 export { type OpenAIModelOptions, openaiModel } from './providers/openai.js';
@@ -206,4 +210,10 @@ export {
 } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
+export {
+  assistantTurn,
+  assistantTurn,
+  type RefusalHandling,
+  type RefusalHandling,
+} from './providers/reasoning.js';
 export { checkedUsage, estimateUsage } from './providers/usage-estimate.js';

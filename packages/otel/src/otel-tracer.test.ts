@@ -113,7 +113,7 @@ describe('otelTracer: a nested run as spans', () => {
           response.finishReason === 'tool-calls' ? 'tool_calls' : 'stop',
         ],
       });
-      // Core's model events carry no response id, so none is made up.
+      // Scripted models report no response id, so none is made up.
       expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_RESPONSE_ID);
       expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_SYSTEM);
     }
@@ -152,6 +152,7 @@ describe('otelTracer: the GenAI semantic conventions', () => {
       providerName: ATTR_GEN_AI_PROVIDER_NAME,
       requestModel: ATTR_GEN_AI_REQUEST_MODEL,
       responseModel: ATTR_GEN_AI_RESPONSE_MODEL,
+      responseId: ATTR_GEN_AI_RESPONSE_ID,
       inputTokens: ATTR_GEN_AI_USAGE_INPUT_TOKENS,
       outputTokens: ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
       cacheReadInputTokens: ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
@@ -197,6 +198,58 @@ describe('otelTracer: the GenAI semantic conventions', () => {
     // Providers the conventions do not list keep their own name; a model without one is _OTHER.
     expect(providerAndModel('ollama:llama3.2')).toEqual({ provider: 'ollama', model: 'llama3.2' });
     expect(providerAndModel('scripted')).toEqual({ provider: '_OTHER', model: 'scripted' });
+  });
+});
+
+describe('otelTracer: the response id, the answering model and reasoning', () => {
+  // A run's events with what a provider reported on each model.response: its response id, the
+  // model that answered (a dated snapshot behind the alias asked for) and its reasoning.
+  async function reportedEvents(): Promise<SwarmEvent[]> {
+    const events: SwarmEvent[] = [];
+    await helpdesk(helpdeskModels()).run('Refund, please.', { onEvent: (e) => events.push(e) });
+    let n = 0;
+    return events.map((e) =>
+      e.type === 'model.response'
+        ? {
+            ...e,
+            responseId: `chatcmpl-${++n}`,
+            responseModel: `${providerAndModel(String(e.model)).model}-2026-03-05`,
+            reasoning: { text: 'The customer wants a refund: route to billing.' },
+          }
+        : e,
+    );
+  }
+
+  it('sets gen_ai.response.id and gen_ai.response.model from what the provider reported', async () => {
+    const events = await reportedEvents();
+    const { tracer, spans } = memoryTracer();
+    const tracing = otelTracer({ tracer });
+    for (const event of events) tracing.onEvent(event);
+    const responses = events.filter((e) => e.type === 'model.response');
+    expect(responses.length).toBeGreaterThan(0);
+    for (const response of responses) {
+      const span = spans().find((s) => attr(s, 'swarm.call.id') === response.callId)!;
+      expect(attr(span, ATTR_GEN_AI_RESPONSE_ID)).toBe(response.responseId);
+      expect(attr(span, ATTR_GEN_AI_RESPONSE_MODEL)).toBe(response.responseModel);
+      expect(attr(span, ATTR_GEN_AI_REQUEST_MODEL)).toBe(providerAndModel(String(response.model)).model);
+    }
+  });
+
+  it('records reasoning only with content capture on', async () => {
+    const events = await reportedEvents();
+    const quiet = memoryTracer();
+    const quietTracing = otelTracer({ tracer: quiet.tracer });
+    for (const event of events) quietTracing.onEvent(event);
+    expect(JSON.stringify(quiet.spans().map((s) => s.attributes))).not.toContain('route to billing');
+
+    const loud = memoryTracer();
+    const loudTracing = otelTracer({ tracer: loud.tracer, recordContent: true });
+    for (const event of events) loudTracing.onEvent(event);
+    const chats = loud.spans().filter((s) => attr(s, ATTR_GEN_AI_OPERATION_NAME) === 'chat');
+    expect(chats.length).toBeGreaterThan(0);
+    for (const chat of chats) {
+      expect(attr(chat, 'swarm.response.reasoning')).toBe('The customer wants a refund: route to billing.');
+    }
   });
 });
 

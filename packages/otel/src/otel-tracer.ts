@@ -17,7 +17,8 @@ export interface OtelTracerOptions {
   tracer?: Tracer;
   /**
    * Also record what was said: the task and output of runs and agents, tool arguments and
-   * results (default false: traces often leave the machine, and contents may be private).
+   * results, and a model's reasoning (default false: traces often leave the machine, and
+   * contents may be private).
    */
   recordContent?: boolean;
 }
@@ -197,10 +198,14 @@ export function otelTracer(options: OtelTracerOptions = {}): OtelTracer {
       if (!opened) return;
       opened.span.setAttributes(
         defined({
-          // Core's event names the model the call was made with (no provider snapshot name, no
-          // response id): that is the response model as far as the run knows.
+          // The model that answered, as the provider reported it (behind a router or an alias it
+          // differs from the one asked for); else the model the call was made with.
           [GenAI.responseModel]:
-            typeof event.model === 'string' ? providerAndModel(event.model).model : undefined,
+            text(event.responseModel) ??
+            (typeof event.model === 'string' ? providerAndModel(event.model).model : undefined),
+          [GenAI.responseId]: text(event.responseId),
+          // Reasoning is content: only with content capture on.
+          ...(recordContent && { 'swarm.response.reasoning': reasoningText(event.reasoning) }),
           ...usageAttributes(event.usage),
           [GenAI.finishReasons]: [genAiFinishReason(event.finishReason)],
           'swarm.response.tool_calls': Array.isArray(event.toolCalls)
@@ -361,6 +366,13 @@ function callKey(event: SwarmEvent): string {
 function timeOf(event: SwarmEvent): Date | undefined {
   const at = new Date(event.at);
   return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
+/** A model's reasoning as an event may carry it: its text, or a `Reasoning` object. */
+function reasoningText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  const inner = (value as { text?: unknown } | null | undefined)?.text;
+  return typeof inner === 'string' ? inner : undefined;
 }
 
 function text(value: unknown): string | undefined {

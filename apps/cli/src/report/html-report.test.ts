@@ -44,6 +44,32 @@ describe('htmlReport', () => {
     ]);
   });
 
+  it("shows a call's response id, the model that answered and its reasoning collapsed, all escaped", () => {
+    const html = htmlReport({
+      title: 't',
+      task: 'x',
+      events: [
+        ev('run.start', 'r1', { path: ['r1'] }),
+        ev('model.response', 'r1', {
+          agent: 'a',
+          model: 'openai:gpt-5.4',
+          usage,
+          finishReason: 'stop',
+          responseId: `chatcmpl-${attack}`,
+          responseModel: 'gpt-5.4-2026-03-05',
+          reasoning: { text: `Thinking ${attack}` },
+        }),
+        ev('model.response', 'r1', { agent: 'b', model: 'openai:gpt-5.4', usage, finishReason: 'stop' }),
+        ev('run.end', 'r1'),
+      ],
+    });
+    expect(html).not.toMatch(/<script|<img/i);
+    expect(html).toContain('<span class="muted" data-response-model>→ gpt-5.4-2026-03-05</span>');
+    expect(html).toContain('data-response-id>chatcmpl-&lt;script&gt;');
+    expect(html).toMatch(/<details><summary>reasoning<\/summary><div class="answer">Thinking &lt;script&gt;/);
+    expect(html.match(/data-reasoning/g)).toHaveLength(1);
+  });
+
   it('lists every guardrail check, marking the one that tripped and where it ran', () => {
     const html = htmlReport({
       title: 't',

@@ -184,7 +184,11 @@ function callsSection(view: TraceView, total: unknown): Html {
     .slice(0, maxTableRows)
     .map(
       (c, i) =>
-        html`<tr data-call${c.replayed ? html` data-replayed="true"` : undefined}><td>${i + 1}</td><td>${c.agent}</td><td>${c.purpose}</td><td>${c.model}</td><td>${c.finishReason}</td><td>${c.tokens}</td><td data-call-time title="${c.startedAt ?? ''} – ${c.endedAt ?? ''}">${callTime(c.startedAt, c.endedAt)}</td><td>${c.replayed ? html`<span class="tag replayed">replayed</span>` : 'live'}</td></tr>`,
+        html`<tr data-call${c.replayed ? html` data-replayed="true"` : undefined}><td>${i + 1}</td><td>${c.agent}</td><td>${c.purpose}</td><td>${callModel(c)}</td><td>${c.finishReason}</td><td>${c.tokens}</td><td data-call-time title="${c.startedAt ?? ''} – ${c.endedAt ?? ''}">${callTime(c.startedAt, c.endedAt)}</td><td>${c.replayed ? html`<span class="tag replayed">replayed</span>` : 'live'}</td></tr>${
+          c.reasoning === undefined
+            ? undefined
+            : html`<tr data-reasoning><td></td><td colspan="7"><details><summary>reasoning</summary><div class="answer">${c.reasoning}</div></details></td></tr>`
+        }`,
     );
   return html`<section id="calls"><h2>Model calls</h2><p class="muted">${view.calls.length} answered call(s), <span data-calls-tokens>${total ?? 0}</span> tokens in all; a replayed call was answered from the run's journal, without the model</p><table><tr><th>#</th><th>agent</th><th>purpose</th><th>model</th><th>finish</th><th>tokens</th><th>time</th><th>answered</th></tr>${rows}</table>${more(view.calls.length, 'calls')}</section>`;
 }
@@ -193,6 +197,19 @@ function callsSection(view: TraceView, total: unknown): Html {
 function callTime(startedAt: string | undefined, endedAt: string | undefined): string {
   const took = (Date.parse(String(endedAt)) - Date.parse(String(startedAt))) / 1000;
   return Number.isFinite(took) ? `${took.toFixed(2)} s` : '';
+}
+
+// The model asked for, the one that answered when the provider named another, and the response id.
+function callModel(c: TraceView['calls'][number]): Html {
+  const answered =
+    c.responseModel !== undefined && c.responseModel !== c.model && !c.model.endsWith(`:${c.responseModel}`)
+      ? html` <span class="muted" data-response-model>→ ${c.responseModel}</span>`
+      : undefined;
+  const id =
+    c.responseId === undefined
+      ? undefined
+      : html`<br><span class="muted" data-response-id>${c.responseId}</span>`;
+  return html`${c.model}${answered}${id}`;
 }
 
 function eventsSection(events: readonly SwarmEvent[], view: TraceView): Html {

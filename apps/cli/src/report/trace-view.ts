@@ -57,6 +57,12 @@ export interface TraceView {
     /** When the call was asked (its `model.request`) and answered (its `model.response`), as traced. */
     startedAt?: string;
     endedAt?: string;
+    /** The provider's own id of the response, when the event carries it. */
+    responseId?: string;
+    /** The model that answered, as the provider reported it, when the event carries it. */
+    responseModel?: string;
+    /** The model's reasoning text, when the event carries it (shown collapsed). */
+    reasoning?: string;
   }[];
   /** Every guardrail check of the run and its nested runs, in order: what it guarded, and whether it tripped. */
   guardrails: { guardrail: string; kind: string; tripped: boolean; info: string; path: string[] }[];
@@ -163,6 +169,10 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
           replayed: e.replayed === true,
           ...(typeof e.callId === 'string' && asked.has(e.callId) && { startedAt: asked.get(e.callId) }),
           endedAt: str(e.at),
+          ...(typeof e.responseId === 'string' && e.responseId !== '' && { responseId: e.responseId }),
+          ...(typeof e.responseModel === 'string' &&
+            e.responseModel !== '' && { responseModel: e.responseModel }),
+          ...(reasoningOf(e.reasoning) !== undefined && { reasoning: reasoningOf(e.reasoning) }),
         });
         break;
       }
@@ -314,4 +324,10 @@ export function traceView(events: readonly SwarmEvent[]): TraceView {
   view.orders = [...orders.values()];
   view.counts = [...counts.entries()];
   return view;
+}
+
+/** A call's reasoning as an event may carry it: its text, or a `Reasoning` object with `text`. */
+function reasoningOf(value: unknown): string | undefined {
+  const text = typeof value === 'string' ? value : (value as { text?: unknown } | null | undefined)?.text;
+  return typeof text === 'string' && text !== '' ? text : undefined;
 }

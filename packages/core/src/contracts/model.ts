@@ -49,6 +49,41 @@ export interface Message {
   toolCalls?: ToolCall[];
   /** The call a `tool` turn answers. */
   toolCallId?: string;
+  /**
+   * The reasoning of an `assistant` turn, as its `ModelResponse.reasoning` gave it: kept so that the
+   * next request sends it back in the form the provider requires (Anthropic's signed thinking
+   * blocks first in the turn; DeepSeek's `reasoning_content`).
+   */
+  reasoning?: Reasoning;
+}
+
+/**
+ * One block of a model's reasoning, in the order the provider gave it: readable `thinking` text
+ * (with the provider's `signature`, an opaque value proving it came from the model), or a
+ * `redacted` block whose `data` is encrypted and has no readable text. Sent back unchanged.
+ */
+export type ReasoningBlock =
+  | { type: 'thinking'; text: string; signature?: string }
+  | { type: 'redacted'; data: string };
+
+/**
+ * What a model thought before it answered, beside its answer.
+ *
+ * - `text`: all readable reasoning, joined (`''` when the provider gave only redacted blocks).
+ * - `blocks`: the provider's reasoning blocks in order, with their signatures and encrypted data,
+ *   where the provider wants them back verbatim (Anthropic thinking and redacted_thinking blocks).
+ *   Unset for providers that send reasoning as plain text.
+ * - `field`: for OpenAI-compatible servers, the message field the reasoning came in
+ *   (`reasoning_content`: DeepSeek, xAI, vLLM; `reasoning`: Groq, OpenRouter, newer vLLM); where
+ *   it is sent back, it goes back in the same field.
+ *
+ * Reasoning is content: it is journaled and recorded like the answer, but kept out of telemetry
+ * unless content capture is on.
+ */
+export interface Reasoning {
+  text: string;
+  blocks?: ReasoningBlock[];
+  field?: 'reasoning_content' | 'reasoning';
 }
 
 /** A tool as a model sees it: a name, what it is for, and its JSON Schema parameters. */
@@ -116,6 +151,8 @@ export interface ModelResponse {
    * for behind routers and aliases); unset when the provider did not say.
    */
   responseModel?: string;
+  /** The model's reasoning (thinking) before its answer, where the provider returned it. */
+  reasoning?: Reasoning;
 }
 
 /**
@@ -125,6 +162,8 @@ export interface ModelResponse {
  */
 export type ModelStreamEvent =
   | { type: 'text-delta'; delta: string }
+  /** A piece of readable reasoning, streamed before (or between) the answer's text. */
+  | { type: 'reasoning-delta'; delta: string }
   | { type: 'restart' }
   | { type: 'tool-call'; toolCall: ToolCall }
   | { type: 'finish'; response: ModelResponse };

@@ -42,8 +42,17 @@ export function cassetteRequest(request: ModelRequest): CanonicalRequest {
 
 /** The response's own fields, copied field by field. */
 export function cassetteResponse(response: ModelResponse): ModelResponse {
-  const { text, toolCalls, usage, finishReason, modelId } = response;
-  return plain({ text, toolCalls: toolCalls.map(cassetteToolCall), usage, finishReason, modelId });
+  const { text, toolCalls, usage, finishReason, modelId, responseId, responseModel, reasoning } = response;
+  return plain({
+    text,
+    toolCalls: toolCalls.map(cassetteToolCall),
+    usage,
+    finishReason,
+    modelId,
+    ...(responseId !== undefined && { responseId }),
+    ...(responseModel !== undefined && { responseModel }),
+    ...(reasoning !== undefined && { reasoning }),
+  });
 }
 
 function cassetteMessage({ role, content, name, toolCalls, toolCallId }: Message): CanonicalMessage {

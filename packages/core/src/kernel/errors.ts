@@ -18,6 +18,7 @@ export type SwarmErrorCode =
   | 'SESSION_CONFLICT'
   | 'RUN_PAUSED'
   | 'GUARDRAIL_TRIPWIRE'
+  | 'REFUSED'
   | 'ABORTED';
 
 /** Base of every error swarm throws; `isInstance` works across duplicate copies of the package. */
@@ -70,6 +71,37 @@ export class ModelError extends SwarmError {
     this.status = details.status;
     this.retryable = details.retryable ?? false;
     this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/**
+ * The model refused to answer: an OpenAI `refusal`, or an Anthropic `stop_reason: "refusal"`.
+ * Not retryable (the same request is refused again). A provider option (`refusals: 'answer'`)
+ * makes the adapter return the refusal as the answer instead.
+ */
+export class RefusalError extends SwarmError {
+  readonly provider: string;
+  /** The policy category the provider named (Anthropic's `stop_details.category`: `'cyber'`, `'bio'`, ...). */
+  readonly category: string | undefined;
+  /** The provider's explanation: OpenAI's refusal text, Anthropic's `stop_details.explanation`. */
+  readonly explanation: string | undefined;
+  /** Always false: a refusal is not a passing fault. */
+  readonly retryable = false;
+
+  constructor(
+    message: string,
+    details: {
+      provider: string;
+      category?: string | undefined;
+      explanation?: string | undefined;
+      cause?: unknown;
+    },
+  ) {
+    super('REFUSED', message, { cause: details.cause });
+    this.name = 'RefusalError';
+    this.provider = details.provider;
+    this.category = details.category;
+    this.explanation = details.explanation;
   }
 }
 

@@ -33,8 +33,20 @@ export type AnthropicInputBlockParam =
 /** A content block of a message as swarm sends it. */
 export type AnthropicContentBlockParam =
   | AnthropicInputBlockParam
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicInputBlockParam[] };
+
+/**
+ * Extended thinking of a request: on with a token budget, adaptive (the model decides), only
+ * between tool calls, or off. `display: 'omitted'` returns signed blocks with no readable text.
+ */
+export type AnthropicThinkingParam =
+  | { type: 'enabled'; budget_tokens: number; display?: 'summarized' | 'omitted' | null }
+  | { type: 'adaptive'; display?: 'summarized' | 'omitted' | null }
+  | { type: 'between_tools' }
+  | { type: 'disabled' };
 
 /** The Messages request swarm sends (`stream` unset). */
 export interface AnthropicMessageParams {
@@ -44,6 +56,8 @@ export interface AnthropicMessageParams {
   system?: string;
   tools?: { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown } }[];
   tool_choice?: { type: 'auto' } | { type: 'any' } | { type: 'none' } | { type: 'tool'; name: string };
+  /** Extended thinking, as `anthropicModel`'s `thinking` option gives it (sent as is). */
+  thinking?: AnthropicThinkingParam;
   stream?: false;
 }
 
@@ -61,13 +75,26 @@ export interface AnthropicUsage {
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
-/** A content block of a response, as far as swarm reads it: text and tool calls; other kinds are skipped. */
+/**
+ * A content block of a response, as far as swarm reads it: text, tool calls, `thinking` (with its
+ * `signature`) and `redacted_thinking` (its encrypted `data`); other kinds are skipped.
+ */
 export interface AnthropicContentBlock {
   type: string;
   text?: string;
   id?: string;
   name?: string;
   input?: unknown;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+}
+
+/** Why a message was refused (`stop_reason: "refusal"`), where the API says. */
+export interface AnthropicStopDetails {
+  type?: string;
+  category?: string | null;
+  explanation?: string | null;
 }
 
 /** A message, as far as swarm reads it. */
@@ -76,6 +103,7 @@ export interface AnthropicMessage {
   model: string;
   content: AnthropicContentBlock[];
   stop_reason: string | null;
+  stop_details?: AnthropicStopDetails | null;
   usage?: AnthropicUsage | null;
 }
 
@@ -86,10 +114,14 @@ export type AnthropicStreamEvent =
   | {
       type: 'content_block_delta';
       index: number;
-      delta: { type: string; text?: string; partial_json?: string };
+      delta: { type: string; text?: string; partial_json?: string; thinking?: string; signature?: string };
     }
   | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason: string | null }; usage?: AnthropicUsage | null }
+  | {
+      type: 'message_delta';
+      delta: { stop_reason: string | null; stop_details?: AnthropicStopDetails | null };
+      usage?: AnthropicUsage | null;
+    }
   | { type: 'message_stop' };
 
 /**

@@ -180,11 +180,11 @@ describe('anthropicModel', () => {
     });
   });
 
-  it('maps stop reasons', async () => {
+  it('maps stop reasons (a refusal as the answer when refusals is "answer")', async () => {
     server.enqueue({ text: 'cut', finishReason: 'length' }, { text: 'no', finishReason: 'content-filter' });
     const messages = [{ role: 'user' as const, content: 'hi' }];
     expect((await model().generate({ messages })).finishReason).toBe('length');
-    expect((await model().generate({ messages })).finishReason).toBe('content-filter');
+    expect((await model({ refusals: 'answer' }).generate({ messages })).finishReason).toBe('content-filter');
   });
 
   it('streams text deltas that concatenate to the final text', async () => {

@@ -1,9 +1,11 @@
 import type {
   FinishReason,
+  Message,
   Model,
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ReasoningBlock,
   ToolCall,
   ToolChoice,
   Usage,
@@ -17,6 +19,8 @@ import type {
   AnthropicMessageParams,
   AnthropicMessagesClient,
   AnthropicRequestOptions,
+  AnthropicStopDetails,
+  AnthropicThinkingParam,
   AnthropicUsage,
 } from './anthropic-client-shape.js';
 import { anthropicText, toAnthropicBlocks, toolResultContent } from './anthropic-content.js';
@@ -29,6 +33,7 @@ import {
 } from './provider-call.js';
 import { raceAbort, sdkErrorClassesOf, toSwarmError } from './provider-error.js';
 import { resolveProviderSettings, validateProviderOptions } from './provider-settings.js';
+import { type RefusalHandling, reasoningOfBlocks, refusalError } from './reasoning.js';
 import { toolCallFromInput, toolCallFromJson } from './tool-arguments.js';
 import { checkedUsage, reportedCount } from './usage-estimate.js';
 
@@ -69,6 +74,18 @@ export interface AnthropicModelOptions extends ProviderCallOptions {
    * `@anthropic-ai/sdk` 1.x client, or anything with the shape of `AnthropicMessagesClient`.
    */
   client?: AnthropicMessagesClient;
+  /**
+   * Extended thinking, sent as the request's `thinking` (`{ type: 'enabled', budget_tokens: 2048 }`,
+   * `{ type: 'adaptive' }`). The thinking blocks come back as `ModelResponse.reasoning` and are
+   * sent back, signed, first in their assistant turn, as the API requires after a tool call.
+   */
+  thinking?: AnthropicThinkingParam;
+  /**
+   * A refused answer (`stop_reason: "refusal"`): `'error'` (default) throws a `RefusalError` with
+   * the category and explanation of `stop_details`; `'answer'` returns it as the answer, with
+   * `finishReason: 'content-filter'`.
+   */
+  refusals?: RefusalHandling;
 }
 
 /**
@@ -86,6 +103,13 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
   }
   const provider = options.provider ?? 'anthropic';
   const policy = callPolicy(provider, options);
+  const refusals = options.refusals ?? 'error';
+  if (refusals !== 'error' && refusals !== 'answer') {
+    throw new ConfigError(
+      `anthropicModel: refusals must be 'error' or 'answer', got ${JSON.stringify(refusals)}.`,
+    );
+  }
+  const thinking = options.thinking;
   let sdk: AnthropicSdk | undefined;
   let client = options.client;
   // A client the user made holds its key (every Stainless SDK client keeps `apiKey`).
@@ -132,11 +156,11 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
   // Made once per model, given each call's request: no closures per call (see openaiModel).
   const send = (signal: AbortSignal, _attempt: number, request: ModelRequest) =>
     loaded!.messages.create(
-      toMessageParams(model, request, defaultMaxTokens),
+      toMessageParams(model, request, defaultMaxTokens, thinking),
       requestOptions(loaded!, signal),
     );
   const receive = (message: AnthropicMessage, request: ModelRequest) =>
-    fromMessage(message, request, model, provider);
+    fromMessage(message, request, model, provider, refusals);
   const call = (request: ModelRequest) =>
     // The call ends an attempt when its signal fires, whether or not the client heeds it.
     callWithRetriesFor(policy, request.signal, classify, send, receive, request);
@@ -150,7 +174,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
       // against an attempt's timeout (a slow import under load timed every attempt out). A request
       // that cannot be sent fails before that.
       try {
-        toMessageParams(model, request, defaultMaxTokens);
+        toMessageParams(model, request, defaultMaxTokens, thinking);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -163,9 +187,13 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
     },
 
     async *stream(request) {
-      const params = toMessageParams(model, request, defaultMaxTokens);
+      const params = toMessageParams(model, request, defaultMaxTokens, thinking);
       const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
         const blocks = new Map<number, { id: string; name: string; json: string; input: unknown }>();
+        // Reasoning blocks by stream index (a thinking block's text and signature arrive as deltas).
+        const thinkingAt = new Map<number, ReasoningBlock>();
+        const reasoningBlocks: ReasoningBlock[] = [];
+        let stopDetails: AnthropicStopDetails | null | undefined;
         let text = '';
         const toolCalls: ToolCall[] = [];
         let usage: AnthropicUsage | undefined;
@@ -211,6 +239,15 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               } else if (event.content_block.type === 'text' && event.content_block.text) {
                 text += event.content_block.text;
                 yield { type: 'text-delta', delta: event.content_block.text };
+              } else if (event.content_block.type === 'thinking') {
+                const start = event.content_block.thinking ?? '';
+                const block: ReasoningBlock = { type: 'thinking', text: start };
+                if (event.content_block.signature) block.signature = event.content_block.signature;
+                thinkingAt.set(event.index, block);
+                reasoningBlocks.push(block);
+                if (start) yield { type: 'reasoning-delta', delta: start };
+              } else if (event.content_block.type === 'redacted_thinking') {
+                reasoningBlocks.push({ type: 'redacted', data: event.content_block.data ?? '' });
               }
               break;
             case 'content_block_delta':
@@ -220,6 +257,14 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
               } else if (event.delta.type === 'input_json_delta') {
                 const block = blocks.get(event.index);
                 if (block) block.json += event.delta.partial_json ?? '';
+              } else if (event.delta.type === 'thinking_delta' && event.delta.thinking) {
+                const block = thinkingAt.get(event.index);
+                if (block?.type === 'thinking') block.text += event.delta.thinking;
+                yield { type: 'reasoning-delta', delta: event.delta.thinking };
+              } else if (event.delta.type === 'signature_delta' && event.delta.signature) {
+                // The signature comes whole, just before the block stops.
+                const block = thinkingAt.get(event.index);
+                if (block?.type === 'thinking') block.signature = event.delta.signature;
               }
               break;
             case 'content_block_stop': {
@@ -237,6 +282,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
             }
             case 'message_delta':
               stopReason = event.delta.stop_reason ?? stopReason;
+              stopDetails = event.delta.stop_details ?? stopDetails;
               if (event.usage) usage = mergeUsage(usage ?? {}, event.usage);
               break;
             case 'message_stop':
@@ -252,6 +298,10 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
             retryable: true,
           });
         }
+        if (stopReason === 'refusal' && refusals === 'error') {
+          throw refusalError(provider, stopDetails ?? {});
+        }
+        const reasoning = reasoningOfBlocks(reasoningBlocks);
         const response: ModelResponse = {
           text,
           toolCalls,
@@ -260,6 +310,7 @@ export function anthropicModel(model: string, options: AnthropicModelOptions = {
           modelId,
           ...(responseId !== undefined && { responseId }),
           ...(responseModel !== undefined && { responseModel }),
+          ...(reasoning !== undefined && { reasoning }),
         };
         yield { type: 'finish', response };
       };
@@ -274,19 +325,33 @@ function fromMessage(
   request: ModelRequest,
   model: string,
   provider: string,
+  refusals: RefusalHandling,
 ): ModelResponse {
   if (!Array.isArray(message?.content)) {
     throw new ModelError(`${provider}: the response has no content.`, { provider, retryable: true });
   }
+  if (message.stop_reason === 'refusal' && refusals === 'error') {
+    throw refusalError(provider, message.stop_details ?? {});
+  }
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const reasoningBlocks: ReasoningBlock[] = [];
   for (const block of message.content) {
     if (block.type === 'text') text += block.text ?? '';
     else if (block.type === 'tool_use') {
       assertToolUse(block, provider);
       toolCalls.push(toolCallFromInput(block.id, block.name, block.input));
+    } else if (block.type === 'thinking') {
+      reasoningBlocks.push({
+        type: 'thinking',
+        text: block.thinking ?? '',
+        ...(block.signature && { signature: block.signature }),
+      });
+    } else if (block.type === 'redacted_thinking') {
+      reasoningBlocks.push({ type: 'redacted', data: block.data ?? '' });
     }
   }
+  const reasoning = reasoningOfBlocks(reasoningBlocks);
   return {
     text,
     toolCalls,
@@ -295,6 +360,7 @@ function fromMessage(
     modelId: message.model || model,
     ...(typeof message.id === 'string' && message.id !== '' && { responseId: message.id }),
     ...(typeof message.model === 'string' && message.model !== '' && { responseModel: message.model }),
+    ...(reasoning !== undefined && { reasoning }),
   };
 }
 /** A tool_use block names its call; one that does not is a malformed response, worth a retry. */
@@ -314,6 +380,7 @@ function toMessageParams(
   model: string,
   request: ModelRequest,
   defaultMaxTokens: number,
+  thinking: AnthropicThinkingParam | undefined,
 ): AnthropicMessageParams {
   const systemParts = request.system ? [request.system] : [];
   const turns: AnthropicMessageParams['messages'] = [];
@@ -334,7 +401,10 @@ function toMessageParams(
         break;
       case 'assistant': {
         const text = anthropicText(message);
-        const content: AnthropicContentBlockParam[] = text ? [{ type: 'text', text }] : [];
+        // Thinking blocks go first in the turn, exactly as they came (signed); reasoning of
+        // another provider (unsigned text) cannot be sent as thinking and is left out.
+        const content = thinkingBlocksOf(message);
+        if (text) content.push({ type: 'text', text });
         for (const call of message.toolCalls ?? []) {
           content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
         }
@@ -365,6 +435,7 @@ function toMessageParams(
   };
   const system = systemParts.join('\n\n');
   if (system) params.system = system;
+  if (thinking !== undefined) params.thinking = thinking;
   const tools = request.tools ?? [];
   if (tools.length > 0) {
     params.tools = tools.map((tool) => ({
@@ -376,6 +447,19 @@ function toMessageParams(
   }
   // `temperature` is not sent: API version 2026-10-21 (the SDK 1.x default) rejects it with a 400.
   return params;
+}
+
+/** An assistant message's reasoning as the blocks Anthropic takes back: signed thinking and redacted thinking. */
+function thinkingBlocksOf(message: Message): AnthropicContentBlockParam[] {
+  const blocks: AnthropicContentBlockParam[] = [];
+  for (const block of message.reasoning?.blocks ?? []) {
+    if (block.type === 'thinking' && block.signature) {
+      blocks.push({ type: 'thinking', thinking: block.text, signature: block.signature });
+    } else if (block.type === 'redacted') {
+      blocks.push({ type: 'redacted_thinking', data: block.data });
+    }
+  }
+  return blocks;
 }
 
 function toToolChoice(choice: ToolChoice): NonNullable<AnthropicMessageParams['tool_choice']> {

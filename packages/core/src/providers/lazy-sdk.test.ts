@@ -26,23 +26,38 @@ import { register } from 'node:module';
 register(new URL('./hooks.mjs', import.meta.url));
 `;
 
-// Reports, after each step, whether any module of @anthropic-ai/sdk (or openai) was resolved so far.
+// Reports, after each step, which SDKs (@anthropic-ai/sdk, openai) were resolved so far; FIRST
+// names the provider called first.
 const child = `
 import { readFileSync } from 'node:fs';
 const loaded = (name) => readFileSync(process.env.MODULE_LOG, 'utf8').includes('/node_modules/' + name + '/');
+const sdks = () => ({ anthropic: loaded('@anthropic-ai/sdk'), openai: loaded('openai') });
 const report = {};
 const core = await import(${JSON.stringify(sourceUrl('index.ts'))});
 const { mockProviderServer } = await import(${JSON.stringify(sourceUrl('testing/index.ts'))});
-report.afterImport = loaded('@anthropic-ai/sdk');
+report.afterImport = sdks();
 const server = await mockProviderServer();
-server.enqueue({ text: 'from openai' }, { text: 'from anthropic' });
-const openai = core.openaiModel('gpt-5.4', { apiKey: 'k', baseURL: server.openaiBaseURL });
-report.openaiText = (await openai.generate({ messages: [{ role: 'user', content: 'hi' }] })).text;
-report.afterOpenAICall = loaded('@anthropic-ai/sdk');
-const anthropic = core.anthropicModel('claude-opus-4-7', { apiKey: 'k', baseURL: server.anthropicBaseURL });
-report.afterAnthropicModel = loaded('@anthropic-ai/sdk');
-report.anthropicText = (await anthropic.generate({ messages: [{ role: 'user', content: 'hi' }] })).text;
-report.afterAnthropicCall = loaded('@anthropic-ai/sdk');
+server.enqueue({ text: 'one' }, { text: 'two' });
+const calls = {
+  openai: async () => {
+    const model = core.resolveModel('openai:gpt-5.4');
+    return (await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).text;
+  },
+  anthropic: async () => {
+    const model = core.resolveModel('anthropic:claude-opus-4-7');
+    return (await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).text;
+  },
+};
+process.env.OPENAI_API_KEY = 'k';
+process.env.OPENAI_BASE_URL = server.openaiBaseURL;
+process.env.ANTHROPIC_API_KEY = 'k';
+process.env.ANTHROPIC_BASE_URL = server.anthropicBaseURL;
+const first = process.env.FIRST;
+const second = first === 'openai' ? 'anthropic' : 'openai';
+report.firstText = await calls[first]();
+report.afterFirstCall = sdks();
+report.secondText = await calls[second]();
+report.afterSecondCall = sdks();
 await server.close();
 console.log(JSON.stringify(report));
 `;
@@ -54,25 +69,39 @@ beforeAll(async () => {
   await writeFile(join(dir, 'hooks.mjs'), hooks);
   await writeFile(join(dir, 'register.mjs'), register);
   await writeFile(join(dir, 'child.mjs'), child);
-  await writeFile(join(dir, 'modules.log'), '');
 });
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it('importing @swarm/core loads no Anthropic code until an Anthropic model makes its first call', async () => {
+async function runChild(first: 'openai' | 'anthropic'): Promise<unknown> {
+  const log = join(dir, `modules-${first}.log`);
+  await writeFile(log, '');
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', '--import', join(dir, 'register.mjs'), join(dir, 'child.mjs')],
-    { cwd: packageDir, env: { ...process.env, MODULE_LOG: join(dir, 'modules.log') }, timeout: 90_000 },
+    { cwd: packageDir, env: { ...process.env, MODULE_LOG: log, FIRST: first }, timeout: 90_000 },
   );
-  expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
-    afterImport: false,
-    openaiText: 'from openai',
-    afterOpenAICall: false,
-    afterAnthropicModel: false,
-    anthropicText: 'from anthropic',
-    afterAnthropicCall: true,
+  return JSON.parse(stdout.trim().split('\n').at(-1)!);
+}
+
+it('importing @swarm/core loads no SDK; an openai: model loads no Anthropic code until an Anthropic call', async () => {
+  expect(await runChild('openai')).toEqual({
+    afterImport: { anthropic: false, openai: false },
+    firstText: 'one',
+    afterFirstCall: { anthropic: false, openai: true },
+    secondText: 'two',
+    afterSecondCall: { anthropic: true, openai: true },
   });
 }, 120_000); // a fresh process compiling TypeScript: slow on a busy machine
+
+it('an anthropic: model loads no OpenAI code until an OpenAI call', async () => {
+  expect(await runChild('anthropic')).toEqual({
+    afterImport: { anthropic: false, openai: false },
+    firstText: 'one',
+    afterFirstCall: { anthropic: true, openai: false },
+    secondText: 'two',
+    afterSecondCall: { anthropic: true, openai: true },
+  });
+}, 120_000);

@@ -22,6 +22,10 @@ export type OpenAIChatMessageParam =
   | {
       role: 'assistant';
       content: string | null;
+      /** The turn's reasoning, sent back where the server wants it (DeepSeek). */
+      reasoning_content?: string;
+      /** The same, for servers that name the field `reasoning`. */
+      reasoning?: string;
       tool_calls?: {
         id: string;
         type: 'function';
@@ -75,6 +79,12 @@ export interface OpenAIChatCompletion {
     message: {
       /** A string, or (Mistral's thinking models) an array of parts. */
       content: string | null | unknown[];
+      /** The model's refusal, in place of content (OpenAI). */
+      refusal?: string | null;
+      /** Reasoning text: DeepSeek, xAI, vLLM. */
+      reasoning_content?: string | null;
+      /** Reasoning text: Groq, OpenRouter, newer vLLM. */
+      reasoning?: string | null;
       /** Absent on Mistral's calls. */
       tool_calls?:
         | { id: string; type?: string | null; function?: { name: string; arguments: string } }[]
@@ -93,6 +103,12 @@ export interface OpenAIChatChunk {
     delta?: {
       /** A string, or (Mistral's thinking models) an array of parts. */
       content?: string | null | unknown[];
+      /** A piece of the model's refusal (OpenAI). */
+      refusal?: string | null;
+      /** A piece of reasoning text: DeepSeek, xAI, vLLM. */
+      reasoning_content?: string | null;
+      /** A piece of reasoning text: Groq, OpenRouter, newer vLLM. */
+      reasoning?: string | null;
       tool_calls?: {
         /** Absent on some servers' parallel calls. */
         index?: number;

@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { registerSecret } from '../kernel/redact-secrets.js';
 import type { OpenAIRequestOptions } from './openai-client-shape.js';
 import {
   type CallPolicy,
@@ -7,7 +8,36 @@ import {
   type ProviderCallOptions,
 } from './provider-call.js';
 import { sdkErrorClassesOf, toSwarmError } from './provider-error.js';
-import { lazyClient } from './provider-settings.js';
+import { resolveProviderSettings } from './provider-settings.js';
+
+type OpenAISdk = typeof import('openai');
+
+let sdkModule: Promise<OpenAISdk> | undefined;
+let loadedSdk: OpenAISdk | undefined;
+
+/**
+ * Loads the `openai` SDK at the first OpenAI(-compatible) call, so that importing `@swarm/core`,
+ * or using only Anthropic, loads none of it (and a bundler can leave it in a chunk of its own).
+ * Internal to the package.
+ */
+export function loadOpenAISdk(): Promise<OpenAISdk> {
+  sdkModule ??= import('openai').then(
+    (sdk) => {
+      loadedSdk = sdk;
+      return sdk;
+    },
+    (error: unknown) => {
+      sdkModule = undefined;
+      throw error;
+    },
+  );
+  return sdkModule;
+}
+
+/** The `openai` SDK once `loadOpenAISdk` has loaded it, else undefined. Internal to the package. */
+export function openaiSdkIfLoaded(): OpenAISdk | undefined {
+  return loadedSdk;
+}
 
 /** Where and how to reach an OpenAI-compatible server; shared by chat models and embedders. */
 export interface OpenAIConnectionOptions {
@@ -50,28 +80,69 @@ export function lazyOpenAIClient<Client = OpenAI>(
   sdkDefaults: { timeout?: number; maxRetries?: number } = {},
 ): () => Client | OpenAI {
   const provider = options.provider ?? 'openai';
-  return lazyClient<Client | OpenAI>(
-    {
-      provider,
-      apiKey: options.apiKey,
-      apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
-      requireApiKey: options.requireApiKey ?? true,
-      baseURL: options.baseURL,
-      baseURLEnv: options.baseURLEnv ?? 'OPENAI_BASE_URL',
-      defaultBaseURL: options.defaultBaseURL ?? 'https://api.openai.com/v1',
-      client: options.client,
+  const input = {
+    provider,
+    apiKey: options.apiKey,
+    apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
+    requireApiKey: options.requireApiKey ?? true,
+    baseURL: options.baseURL,
+    baseURLEnv: options.baseURLEnv ?? 'OPENAI_BASE_URL',
+    defaultBaseURL: options.defaultBaseURL ?? 'https://api.openai.com/v1',
+  };
+  let client: Client | OpenAI | undefined = options.client;
+  // A client the user made holds its key (every Stainless SDK client keeps `apiKey`).
+  registerSecret((client as { apiKey?: unknown } | undefined)?.apiKey);
+  const create = (sdk: OpenAISdk, settings: { apiKey: string; baseURL: string | undefined }): OpenAI =>
+    new sdk.default({
+      ...settings,
+      // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
+      organization: options.organization ?? (provider === 'openai' ? undefined : null),
+      project: provider === 'openai' ? undefined : null,
+      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+      ...sdkDefaults,
+    });
+  return () => {
+    if (client !== undefined) return client;
+    // Read at the first use, loaded or not: a missing key is a ConfigError here, at once.
+    const settings = resolveProviderSettings(input);
+    const sdk = loadedSdk;
+    if (sdk !== undefined) {
+      client = create(sdk, settings);
+      return client;
+    }
+    // The SDK is not loaded yet: a stand-in whose calls load it, then go to the real client.
+    const real = loadOpenAISdk().then((loaded) => {
+      client ??= create(loaded, settings);
+      return client as OpenAI;
+    });
+    return standIn(real, sdkDefaults) as unknown as OpenAI;
+  };
+}
+
+/**
+ * What a client of `lazyOpenAIClient` is before the SDK has loaded: the methods swarm calls (chat
+ * completions, embeddings), each loading the SDK first, and the client's request defaults.
+ */
+function standIn(real: Promise<OpenAI>, defaults: { timeout?: number; maxRetries?: number }) {
+  return {
+    ...(defaults.timeout !== undefined && { timeout: defaults.timeout }),
+    ...(defaults.maxRetries !== undefined && { maxRetries: defaults.maxRetries }),
+    chat: {
+      completions: {
+        create: (params: unknown, options?: unknown) =>
+          real.then((client) =>
+            (client.chat.completions.create as (p: unknown, o?: unknown) => unknown)(params, options),
+          ),
+      },
     },
-    (settings) =>
-      new OpenAI({
-        ...settings,
-        // Other servers must not receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers the SDK reads from env.
-        organization: options.organization ?? (provider === 'openai' ? undefined : null),
-        project: provider === 'openai' ? undefined : null,
-        ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-        ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
-        ...sdkDefaults,
-      }),
-  );
+    embeddings: {
+      create: (params: unknown, options?: unknown) =>
+        real.then((client) =>
+          (client.embeddings.create as (p: unknown, o?: unknown) => unknown)(params, options),
+        ),
+    },
+  };
 }
 
 /** What a provider over an `openai` client needs to run its requests with swarm's retry policy. */
@@ -106,12 +177,14 @@ export function openaiCallSetup<Client = OpenAI>(
 ): OpenAICallSetup<Client> {
   const policy = callPolicy(provider, options);
   const timeout = Math.ceil(policy.timeoutMs);
-  const sdk = (options.client !== undefined && sdkErrorClassesOf(options.client)) || OpenAI;
+  const given = options.client === undefined ? undefined : sdkErrorClassesOf(options.client);
   return {
     policy,
     getClient: lazyOpenAIClient(options, { timeout, maxRetries: 0 }),
     requestOptions: (client, signal) =>
       client.timeout === timeout && client.maxRetries === 0 ? { signal } : { signal, timeout, maxRetries: 0 },
-    classify: (error) => toSwarmError(error, { provider, sdk, timeoutMs: policy.timeoutMs }),
+    // Before the SDK has loaded, nothing can have thrown one of its errors.
+    classify: (error) =>
+      toSwarmError(error, { provider, sdk: given ?? loadedSdk?.default, timeoutMs: policy.timeoutMs }),
   };
 }

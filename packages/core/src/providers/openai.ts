@@ -5,13 +5,19 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  Reasoning,
   ToolCall,
   ToolChoice,
   ToolDefinition,
   Usage,
 } from '../contracts/model.js';
 import { AbortError, ConfigError, ModelError } from '../kernel/errors.js';
-import { type OpenAIConnectionOptions, openaiCallSetup } from './openai-client.js';
+import {
+  loadOpenAISdk,
+  type OpenAIConnectionOptions,
+  openaiCallSetup,
+  openaiSdkIfLoaded,
+} from './openai-client.js';
 import type {
   OpenAIChatClient,
   OpenAIChatCompletion,
@@ -29,6 +35,7 @@ import {
 } from './provider-call.js';
 import { raceAbort } from './provider-error.js';
 import { validateProviderOptions } from './provider-settings.js';
+import { type RefusalHandling, refusalError } from './reasoning.js';
 import { toolCallFromJson } from './tool-arguments.js';
 import { checkedUsage, reportedCount } from './usage-estimate.js';
 
@@ -46,6 +53,18 @@ export interface OpenAIModelOptions extends OpenAIConnectionOptions, ProviderCal
    * otherwise a forced final tool). Default: true for OpenAI itself, false for compatible servers.
    */
   jsonSchemaOutput?: boolean;
+  /**
+   * Whether an assistant turn's reasoning (`Message.reasoning`, from `reasoning_content` or
+   * `reasoning`) is sent back, in the field it came in. DeepSeek requires it after a tool call in
+   * thinking mode; other servers may reject the field. Default: true for `provider: 'deepseek'`.
+   */
+  sendReasoning?: boolean;
+  /**
+   * A refused answer (the message's `refusal`): `'error'` (default) throws a `RefusalError` whose
+   * explanation is the refusal text; `'answer'` returns the refusal text as the answer, with
+   * `finishReason: 'content-filter'`.
+   */
+  refusals?: RefusalHandling;
 }
 
 /**
@@ -56,20 +75,25 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
   validateProviderOptions('openaiModel', model, options);
   const provider = options.provider ?? 'openai';
   const maxTokensParam = options.maxTokensParam ?? 'max_completion_tokens';
+  const sendReasoning = options.sendReasoning ?? provider === 'deepseek';
+  const refusals = options.refusals ?? 'error';
+  if (refusals !== 'error' && refusals !== 'answer') {
+    throw new ConfigError(
+      `openaiModel: refusals must be 'error' or 'answer', got ${JSON.stringify(refusals)}.`,
+    );
+  }
+  const wire: WireOptions = { maxTokensParam, sendReasoning };
   const { policy, getClient, requestOptions, classify } = openaiCallSetup(provider, options);
   // Made once per model, given each call's request: no closures per call. The params are made per
   // attempt (a retry makes them again, the same): a call in flight holds nothing more of its own.
   // A request they cannot be made of throws at the first attempt: the call rejects with that error.
   const send = (signal: AbortSignal, _attempt: number, request: ModelRequest) => {
     const client: OpenAIChatClient = getClient();
-    return client.chat.completions.create(
-      toChatParams(model, request, maxTokensParam),
-      requestOptions(client, signal),
-    );
+    return client.chat.completions.create(toChatParams(model, request, wire), requestOptions(client, signal));
   };
   // A completion without a choice throws a retryable ModelError: the attempt is retried.
   const receive = (completion: OpenAIChatCompletion, request: ModelRequest) =>
-    fromCompletion(completion, request, model, provider);
+    fromCompletion(completion, request, model, provider, refusals);
 
   return {
     id: `${provider}:${model}`,
@@ -79,17 +103,30 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
     // suspended async frame, and at a thousand concurrent runs those frames are garbage-collector work.
     generate(request) {
       // The call ends an attempt when its signal fires, whether or not the client heeds it.
-      return callWithRetriesFor(policy, request.signal, classify, send, receive, request);
+      if (options.client !== undefined || openaiSdkIfLoaded() !== undefined) {
+        return callWithRetriesFor(policy, request.signal, classify, send, receive, request);
+      }
+      // The first call loads the SDK (once) before its first attempt, so the import never counts
+      // against an attempt's timeout.
+      return raceAbort(loadOpenAISdk(), request.signal, provider).then(
+        () => callWithRetriesFor(policy, request.signal, classify, send, receive, request),
+        (error: unknown) => {
+          throw classify(error);
+        },
+      );
     },
 
     async *stream(request) {
-      const params = toChatParams(model, request, maxTokensParam);
+      const params = toChatParams(model, request, wire);
       const attempt = async function* (signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
         // Keyed by `index`; a server that sends no index (parallel calls one after another) is keyed
         // by the call's id, and a part with neither continues the last call.
         const pending = new Map<number | string, { id: string; name: string; arguments: string }>();
         let lastKey: number | string | undefined;
         let text = '';
+        let reasoningText = '';
+        let reasoningField: Reasoning['field'];
+        let refusal = '';
         let usage: OpenAIUsage | null | undefined;
         let finishReason: string | undefined;
         let modelId = model;
@@ -105,6 +142,9 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           pending.clear();
         };
 
+        if (options.client === undefined && openaiSdkIfLoaded() === undefined) {
+          await raceAbort(loadOpenAISdk(), signal, provider);
+        }
         const client: OpenAIChatClient = getClient();
         const chunks = await raceAbort(
           client.chat.completions.create(
@@ -121,6 +161,18 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           const choice = chunk.choices?.[0];
           if (!choice) continue;
           const delta = choice.delta;
+          const thought = reasoningPiece(delta);
+          if (thought !== undefined) {
+            reasoningField ??= thought.field;
+            reasoningText += thought.text;
+            yield { type: 'reasoning-delta', delta: thought.text };
+          }
+          const thinkingPart = contentThinking(delta?.content);
+          if (thinkingPart) {
+            reasoningText += thinkingPart;
+            yield { type: 'reasoning-delta', delta: thinkingPart };
+          }
+          if (typeof delta?.refusal === 'string') refusal += delta.refusal;
           const piece = contentText(delta?.content);
           if (piece) {
             text += piece;
@@ -155,14 +207,20 @@ export function openaiModel(model: string, options: OpenAIModelOptions = {}): Mo
           });
         }
         yield* flushToolCalls();
+        if (refusal !== '' && refusals === 'error') throw refusalError(provider, { explanation: refusal });
+        if (refusal !== '' && text === '') {
+          text = refusal;
+          yield { type: 'text-delta', delta: refusal };
+        }
         const response: ModelResponse = {
           text,
           toolCalls,
           usage: checkedUsage(toUsage(usage), request, text, toolCalls),
-          finishReason: toFinishReason(finishReason),
+          finishReason: refusal !== '' ? 'content-filter' : toFinishReason(finishReason),
           modelId,
           ...(responseId !== undefined && { responseId }),
           ...(responseModel !== undefined && { responseModel }),
+          ...(reasoningText !== '' && { reasoning: reasoningOf(reasoningText, reasoningField) }),
         };
         yield { type: 'finish', response };
       };
@@ -177,6 +235,7 @@ function fromCompletion(
   request: ModelRequest,
   model: string,
   provider: string,
+  refusals: RefusalHandling,
 ): ModelResponse {
   const choice = completion.choices?.[0];
   if (!choice?.message) {
@@ -189,31 +248,55 @@ function fromCompletion(
       toolCalls.push(toolCallFromJson(call.id, call.function.name, call.function.arguments));
     }
   }
-  const text = contentText(choice.message.content);
+  const refusal = typeof choice.message.refusal === 'string' ? choice.message.refusal : '';
+  if (refusal !== '' && refusals === 'error') throw refusalError(provider, { explanation: refusal });
+  const text = contentText(choice.message.content) || refusal;
+  const thought = reasoningPiece(choice.message);
+  const reasoningText = (thought?.text ?? '') + contentThinking(choice.message.content);
   return {
     text,
     toolCalls,
     usage: checkedUsage(toUsage(completion.usage), request, text, toolCalls),
-    finishReason: toFinishReason(choice.finish_reason),
+    finishReason: refusal !== '' ? 'content-filter' : toFinishReason(choice.finish_reason),
     modelId: completion.model || model,
     ...(typeof completion.id === 'string' && completion.id !== '' && { responseId: completion.id }),
     ...(typeof completion.model === 'string' &&
       completion.model !== '' && { responseModel: completion.model }),
+    ...(reasoningText !== '' && { reasoning: reasoningOf(reasoningText, thought?.field) }),
   };
 }
 
-function toChatParams(
-  model: string,
-  request: ModelRequest,
-  maxTokensParam: 'max_completion_tokens' | 'max_tokens',
-): OpenAIChatParams {
+/** How requests go on the wire: the max-tokens parameter's name, and whether reasoning is sent back. */
+interface WireOptions {
+  maxTokensParam: 'max_completion_tokens' | 'max_tokens';
+  sendReasoning: boolean;
+}
+
+function reasoningOf(text: string, field: Reasoning['field']): Reasoning {
+  return field === undefined ? { text } : { text, field };
+}
+
+/** The reasoning text of a message or delta, and the field it came in (`reasoning_content` first). */
+function reasoningPiece(
+  message: { reasoning_content?: string | null; reasoning?: string | null } | undefined,
+): { text: string; field: NonNullable<Reasoning['field']> } | undefined {
+  if (typeof message?.reasoning_content === 'string' && message.reasoning_content !== '') {
+    return { text: message.reasoning_content, field: 'reasoning_content' };
+  }
+  if (typeof message?.reasoning === 'string' && message.reasoning !== '') {
+    return { text: message.reasoning, field: 'reasoning' };
+  }
+  return undefined;
+}
+
+function toChatParams(model: string, request: ModelRequest, wire: WireOptions): OpenAIChatParams {
   // Made at its final length: an array grown by push keeps room for 16 more, and a request in
   // flight holds it until the answer comes.
   const offset = request.system ? 1 : 0;
   const messages = new Array<OpenAIChatMessageParam>(request.messages.length + offset);
   if (request.system) messages[0] = { role: 'system', content: request.system };
   for (let i = 0; i < request.messages.length; i++)
-    messages[i + offset] = toChatMessage(request.messages[i]!);
+    messages[i + offset] = toChatMessage(request.messages[i]!, wire.sendReasoning);
   const params: OpenAIChatParams = { model, messages };
   const tools = request.tools ?? [];
   if (tools.length > 0) {
@@ -221,7 +304,7 @@ function toChatParams(
     if (request.toolChoice !== undefined) params.tool_choice = toToolChoice(request.toolChoice);
   }
   if (request.temperature !== undefined) params.temperature = request.temperature;
-  if (request.maxTokens !== undefined) params[maxTokensParam] = request.maxTokens;
+  if (request.maxTokens !== undefined) params[wire.maxTokensParam] = request.maxTokens;
   const format = request.responseFormat;
   if (format !== undefined) {
     params.response_format = {
@@ -246,7 +329,7 @@ function toChatTool(tool: ToolDefinition): OpenAIChatToolParam {
   return chatTool;
 }
 
-function toChatMessage(message: Message): OpenAIChatMessageParam {
+function toChatMessage(message: Message, sendReasoning: boolean): OpenAIChatMessageParam {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: textOnly(message) };
@@ -258,10 +341,17 @@ function toChatMessage(message: Message): OpenAIChatMessageParam {
     case 'assistant': {
       const calls = message.toolCalls ?? [];
       const content = textOnly(message);
-      if (calls.length === 0) return { role: 'assistant', content };
+      // Only reasoning an OpenAI-compatible server gave (a field named) goes back, in that field.
+      const reasoning = message.reasoning;
+      const thought =
+        sendReasoning && reasoning !== undefined && reasoning.text !== '' && reasoning.blocks === undefined
+          ? { [reasoning.field ?? 'reasoning_content']: reasoning.text }
+          : undefined;
+      if (calls.length === 0) return { role: 'assistant', content, ...thought };
       return {
         role: 'assistant',
         content: content === '' ? null : content,
+        ...thought,
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: 'function',
@@ -287,6 +377,18 @@ function contentText(content: unknown): string {
   let text = '';
   for (const part of content as { type?: unknown; text?: unknown }[]) {
     if (part?.type === 'text' && typeof part.text === 'string') text += part.text;
+  }
+  return text;
+}
+
+/** The readable text of `thinking` parts in a content array (Mistral's thinking models). */
+function contentThinking(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content as { type?: unknown; thinking?: unknown }[]) {
+    if (part?.type !== 'thinking') continue;
+    if (typeof part.thinking === 'string') text += part.thinking;
+    else if (Array.isArray(part.thinking)) text += contentText(part.thinking);
   }
   return text;
 }

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model, ModelRequest, ModelResponse } from '../contracts/model.js';
-import { ModelError } from '../kernel/errors.js';
+import { ModelError, RefusalError } from '../kernel/errors.js';
 import { anthropicModel } from './anthropic.js';
 import { openaiModel } from './openai.js';
 
@@ -70,14 +70,22 @@ const openai = (provider = 'mistral') =>
 const anthropic = () => anthropicModel('claude-opus-4-7', { apiKey: 'k', baseURL: url, ...fast });
 const request: ModelRequest = { messages: [{ role: 'user', content: 'Hi.' }] };
 
-async function streamed(model: Model): Promise<{ response: ModelResponse; deltas: string[] }> {
+async function streamed(
+  model: Model,
+): Promise<{ response: ModelResponse; deltas: string[]; thoughts: string[] }> {
   const deltas: string[] = [];
+  const thoughts: string[] = [];
   for await (const event of model.stream!(request)) {
     if (event.type === 'text-delta') deltas.push(event.delta);
-    if (event.type === 'finish') return { response: event.response, deltas };
+    if (event.type === 'reasoning-delta') thoughts.push(event.delta);
+    if (event.type === 'finish') return { response: event.response, deltas, thoughts };
   }
   throw new Error('no finish event');
 }
+
+const signature = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds…';
+const redacted = 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP';
+const anthropicThinking = 'The user asks for the weather in Zürich; I should call the weather tool.';
 
 describe.each([
   ['whole', 0],
@@ -129,6 +137,115 @@ describe.each([
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).retryable).toBe(true);
     expect((error as ModelError).message).toContain('second message');
+  });
+
+  it('reads Anthropic thinking (with its signature) and redacted_thinking blocks (generate and stream)', async () => {
+    const reasoning = {
+      text: anthropicThinking,
+      blocks: [
+        { type: 'thinking', text: anthropicThinking, signature },
+        { type: 'redacted', data: redacted },
+      ],
+    };
+    serve('anthropic-thinking-tool-use.json');
+    const plain = await anthropic().generate(request);
+    expect(plain.reasoning).toEqual(reasoning);
+    expect(plain.text).toBe('Let me look that up.');
+    expect(plain.toolCalls).toEqual([{ id: 'toolu_07', name: 'weather', arguments: { city: 'Zürich' } }]);
+    serve('anthropic-thinking-tool-use.sse');
+    const { response, deltas, thoughts } = await streamed(anthropic());
+    expect(response.reasoning).toEqual(reasoning);
+    expect(thoughts.join('')).toBe(anthropicThinking);
+    expect(deltas.join('')).toBe('Let me look that up.');
+    expect(response.toolCalls).toEqual([{ id: 'toolu_08', name: 'weather', arguments: { city: 'Zürich' } }]);
+  });
+
+  it('reads DeepSeek reasoning_content and the reasoning token count (generate and stream)', async () => {
+    const thought = 'Zürich is in Switzerland; the weather tool needs the city.';
+    serve('deepseek-reasoning-tool-call.json');
+    const plain = await openai('deepseek').generate(request);
+    expect(plain.reasoning).toEqual({ text: thought, field: 'reasoning_content' });
+    expect(plain.usage.reasoningTokens).toBe(41);
+    expect(plain.toolCalls).toEqual([{ id: 'call_ds1', name: 'weather', arguments: { city: 'Zürich' } }]);
+    serve('deepseek-reasoning-tool-call.sse');
+    const { response, thoughts } = await streamed(openai('deepseek'));
+    expect(response.reasoning).toEqual({ text: thought, field: 'reasoning_content' });
+    expect(thoughts.join('')).toBe(thought);
+    expect(response.usage.reasoningTokens).toBe(41);
+    expect(response.text).toBe('');
+  });
+
+  it('reads the `reasoning` field of Groq (stream) and OpenRouter (generate)', async () => {
+    serve('groq-reasoning.sse');
+    const { response, deltas, thoughts } = await streamed(openai('groq'));
+    expect(response.reasoning).toEqual({ text: 'Two plus two is four.', field: 'reasoning' });
+    expect(thoughts.join('')).toBe('Two plus two is four.');
+    expect(deltas.join('')).toBe('4');
+    serve('openrouter-reasoning.json');
+    const plain = await openai('openrouter').generate(request);
+    expect(plain.reasoning).toEqual({ text: 'Two plus two is four.', field: 'reasoning' });
+    expect(plain.text).toBe('4');
+    expect(plain.usage.reasoningTokens).toBe(25);
+  });
+
+  it("reads Mistral's thinking parts as reasoning, not as text", async () => {
+    serve('mistral-content-parts.json');
+    expect((await openai().generate(request)).reasoning).toEqual({ text: 'The user wants a greeting.' });
+    serve('mistral-content-parts.sse');
+    const { response, thoughts } = await streamed(openai());
+    expect(response.reasoning).toEqual({ text: 'The user wants a greeting.' });
+    expect(thoughts.join('')).toBe('The user wants a greeting.');
+  });
+
+  it('throws a RefusalError for an OpenAI refusal, or answers with it when refusals is "answer"', async () => {
+    const refusal = "I'm sorry, I can't help with that.";
+    const refusing = (refusals?: 'answer') =>
+      openaiModel('gpt-5.4', { apiKey: 'k', baseURL: `${url}/v1`, ...fast, ...(refusals && { refusals }) });
+    serve('openai-refusal.json');
+    const plain = await refusing()
+      .generate(request)
+      .catch((e: unknown) => e);
+    expect(plain).toBeInstanceOf(RefusalError);
+    expect(plain).toMatchObject({
+      code: 'REFUSED',
+      provider: 'openai',
+      explanation: refusal,
+      retryable: false,
+    });
+    serve('openai-refusal.sse');
+    const error = await streamed(refusing()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RefusalError);
+    expect(error).toMatchObject({ code: 'REFUSED', explanation: refusal });
+    serve('openai-refusal.json');
+    const answered = await refusing('answer').generate(request);
+    expect(answered).toMatchObject({ text: refusal, finishReason: 'content-filter' });
+    serve('openai-refusal.sse');
+    const { response } = await streamed(refusing('answer'));
+    expect(response).toMatchObject({ text: refusal, finishReason: 'content-filter' });
+  });
+
+  it('throws a RefusalError with the category and explanation of an Anthropic refusal', async () => {
+    const details = { code: 'REFUSED', provider: 'anthropic', category: 'cyber', retryable: false };
+    const explanation = 'The request asks for working malware.';
+    serve('anthropic-refusal.json');
+    const plain = await anthropic()
+      .generate(request)
+      .catch((e: unknown) => e);
+    expect(plain).toBeInstanceOf(RefusalError);
+    expect(plain).toMatchObject({ ...details, explanation });
+    serve('anthropic-refusal.sse');
+    const error = await streamed(anthropic()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RefusalError);
+    expect(error).toMatchObject({ ...details, explanation });
+    serve('anthropic-refusal.sse');
+    const answered = anthropicModel('claude-opus-4-7', {
+      apiKey: 'k',
+      baseURL: url,
+      ...fast,
+      refusals: 'answer',
+    });
+    const { response } = await streamed(answered);
+    expect(response).toMatchObject({ text: 'Here is ', finishReason: 'content-filter' });
   });
 
   it("gives an Anthropic 400's message, not its raw JSON body", async () => {

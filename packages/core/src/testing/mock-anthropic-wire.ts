@@ -28,12 +28,19 @@ function anthropicUsage(usage: Usage) {
 
 function anthropicContent(reply: ResolvedReply) {
   const content: Record<string, unknown>[] = [];
+  if (reply.reasoning) {
+    content.push({ type: 'thinking', thinking: reply.reasoning.text, signature: reply.reasoning.signature });
+  }
   if (reply.text) content.push({ type: 'text', text: reply.text });
   for (const call of reply.toolCalls) {
     // Raw-text arguments go out as the input itself: a `tool_use.input` that is not an object.
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
   }
   return content;
+}
+
+function stopDetails(refusal: NonNullable<ResolvedReply['refusal']>) {
+  return { type: 'refusal', category: refusal.category ?? null, explanation: refusal.explanation ?? null };
 }
 
 /** A whole Messages response for a resolved reply. */
@@ -44,8 +51,9 @@ export function anthropicMessage(reply: ResolvedReply, id: number) {
     role: 'assistant',
     model: reply.model,
     content: anthropicContent(reply),
-    stop_reason: anthropicStopReasons[reply.finishReason],
+    stop_reason: reply.refusal ? 'refusal' : anthropicStopReasons[reply.finishReason],
     stop_sequence: null,
+    ...(reply.refusal && { stop_details: stopDetails(reply.refusal) }),
     ...(reply.reportUsage && { usage: anthropicUsage(reply.usage) }),
   };
 }
@@ -78,6 +86,27 @@ export async function sendAnthropicStream(
     event('ping', {}),
   ];
   let index = 0;
+  if (reply.reasoning) {
+    events.push(
+      event('content_block_start', {
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
+    );
+    for (const piece of pieces(reply.reasoning.text)) {
+      events.push(
+        event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }),
+      );
+    }
+    events.push(
+      event('content_block_delta', {
+        index,
+        delta: { type: 'signature_delta', signature: reply.reasoning.signature },
+      }),
+      event('content_block_stop', { index }),
+    );
+    index++;
+  }
   if (reply.text) {
     events.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
     for (const piece of pieces(reply.text)) {
@@ -103,7 +132,11 @@ export async function sendAnthropicStream(
   }
   events.push(
     event('message_delta', {
-      delta: { stop_reason: anthropicStopReasons[reply.finishReason], stop_sequence: null },
+      delta: {
+        stop_reason: reply.refusal ? 'refusal' : anthropicStopReasons[reply.finishReason],
+        stop_sequence: null,
+        ...(reply.refusal && { stop_details: stopDetails(reply.refusal) }),
+      },
       ...(reply.reportUsage && {
         usage: { output_tokens: usage.output_tokens, output_tokens_details: usage.output_tokens_details },
       }),

@@ -44,8 +44,9 @@ export function openaiCompletion(reply: ResolvedReply, id: number) {
         index: 0,
         message: {
           role: 'assistant',
-          content: reply.text === '' && toolCalls.length > 0 ? null : reply.text,
-          refusal: null,
+          content: (reply.text === '' && toolCalls.length > 0) || reply.refusal ? null : reply.text,
+          refusal: reply.refusal ? (reply.refusal.explanation ?? '') : null,
+          ...(reply.reasoning && { [reply.reasoning.field]: reply.reasoning.text }),
           ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
         },
         logprobs: null,
@@ -76,6 +77,12 @@ export async function sendOpenAIStream(
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`;
 
   const events = [chunk({ role: 'assistant', content: '' })];
+  if (reply.reasoning) {
+    for (const piece of pieces(reply.reasoning.text)) events.push(chunk({ [reply.reasoning.field]: piece }));
+  }
+  if (reply.refusal) {
+    for (const piece of pieces(reply.refusal.explanation ?? '')) events.push(chunk({ refusal: piece }));
+  }
   for (const piece of pieces(reply.text)) events.push(chunk({ content: piece }));
   for (const [index, call] of reply.toolCalls.entries()) {
     events.push(

@@ -24,6 +24,16 @@ export interface MockReply {
   delayMs?: number;
   /** Gap between this answer's streamed events (overrides the server's `chunkDelayMs`): a slow stream. */
   chunkDelayMs?: number;
+  /**
+   * Reasoning before the answer: an Anthropic `thinking` block (signed with `signature`, default
+   * `sig-<n>`), or OpenAI-compatible `reasoning_content` (or the `field` named).
+   */
+  reasoning?: { text: string; signature?: string; field?: 'reasoning_content' | 'reasoning' };
+  /**
+   * A refusal: OpenAI's `refusal` text (`explanation`), or Anthropic's `stop_reason: "refusal"`
+   * with `stop_details` (`category`, `explanation`).
+   */
+  refusal?: { explanation?: string; category?: string };
 }
 
 /** A failure the mock server injects instead of answering. */

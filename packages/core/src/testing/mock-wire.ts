@@ -13,6 +13,8 @@ export interface ResolvedReply {
   model: string;
   /** False to leave token usage out of the response, as some compatible servers do. */
   reportUsage: boolean;
+  reasoning?: { text: string; signature: string; field: 'reasoning_content' | 'reasoning' };
+  refusal?: { explanation?: string; category?: string };
 }
 
 /** Tells the SDKs not to retry: for answers that would fail the same way again. */
@@ -94,6 +96,14 @@ export function resolveReply(
     finishReason: step.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop'),
     model: typeof body.model === 'string' ? body.model : 'mock-model',
     reportUsage: step.reportUsage !== false,
+    ...(step.reasoning && {
+      reasoning: {
+        text: step.reasoning.text,
+        signature: step.reasoning.signature ?? `sig-${nextId()}`,
+        field: step.reasoning.field ?? 'reasoning_content',
+      },
+    }),
+    ...(step.refusal && { refusal: step.refusal }),
   };
 }
 

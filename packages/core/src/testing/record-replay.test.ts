@@ -222,3 +222,45 @@ describe('recordModel and replayModel', () => {
     expect(() => replayModel({ file: join(dir, 'missing.jsonl') })).toThrow(/cannot read the cassette/);
   });
 });
+
+describe('cassettes keep what a provider reported beside the answer', () => {
+  it('records and replays reasoning, responseId and responseModel (reasoning streamed first)', async () => {
+    const reasoning = {
+      text: 'Think first.',
+      blocks: [
+        { type: 'thinking' as const, text: 'Think first.', signature: 'sig-1' },
+        { type: 'redacted' as const, data: 'enc' },
+      ],
+    };
+    const inner: Model = {
+      id: 'm',
+      generate: async () => ({
+        text: 'Answer.',
+        toolCalls: [],
+        usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0, reasoningTokens: 3, totalTokens: 2 },
+        finishReason: 'stop',
+        modelId: 'm',
+        responseId: 'msg_1',
+        responseModel: 'm-2026-01-01',
+        reasoning,
+      }),
+    };
+    const request: ModelRequest = { messages: [{ role: 'user', content: 'Q?' }] };
+    await recordModel(inner, { file }).generate(request);
+    const replay = replayModel({ file });
+    expect(await replay.generate(request)).toMatchObject({
+      responseId: 'msg_1',
+      responseModel: 'm-2026-01-01',
+      reasoning,
+    });
+    const events: string[] = [];
+    for await (const event of replayModel({ file }).stream!(request)) {
+      events.push(
+        event.type === 'reasoning-delta' || event.type === 'text-delta'
+          ? `${event.type} ${event.delta}`
+          : event.type,
+      );
+    }
+    expect(events).toEqual(['reasoning-delta Think first.', 'text-delta Answer.', 'finish']);
+  });
+});

@@ -112,6 +112,7 @@ export class ReplayModel implements Model {
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const response = await this.generate(request);
+    if (response.reasoning?.text) yield { type: 'reasoning-delta', delta: response.reasoning.text };
     if (response.text !== '') yield { type: 'text-delta', delta: response.text };
     for (const toolCall of response.toolCalls) yield { type: 'tool-call', toolCall };
     yield { type: 'finish', response };
