@@ -210,10 +210,5 @@ export {
 } from './providers/provider-call.js';
 export { raceAbort, type SdkErrorClasses, toSwarmError } from './providers/provider-error.js';
 export { validateProviderOptions } from './providers/provider-settings.js';
-export {
-  assistantTurn,
-  assistantTurn,
-  type RefusalHandling,
-  type RefusalHandling,
-} from './providers/reasoning.js';
+export { assistantTurn, type RefusalHandling } from './providers/reasoning.js';
 export { checkedUsage, estimateUsage } from './providers/usage-estimate.js';

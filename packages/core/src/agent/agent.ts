@@ -18,6 +18,7 @@ import {
 } from '../primitives/structured-output.js';
 import { type Tool, toolDefinition } from '../primitives/tool.js';
 import { runToolCalls } from '../primitives/tool-runner.js';
+import { assistantTurn } from '../providers/reasoning.js';
 import {
   type AgentOptions,
   type AgentResult,
@@ -247,7 +248,7 @@ export class Agent<TOutput = string> {
       return {
         output: response.text,
         finalOutput: response.text as TOutput,
-        messages: [{ role: 'assistant', content: response.text }],
+        messages: [assistantTurn(response)],
         usage: addUsage(emptyUsage(), response.usage),
         llmCalls: 1,
         ownUsage: addUsage(emptyUsage(), response.usage),
@@ -281,7 +282,7 @@ export class Agent<TOutput = string> {
       addUsage(result.ownUsage, response.usage);
       result.output = response.text;
       if (response.toolCalls.length === 0) {
-        result.messages.push({ role: 'assistant', content: response.text });
+        result.messages.push(assistantTurn(response));
         const typed = typedAnswer(output, response.text);
         if (typed === undefined || 'value' in typed) {
           result.finalOutput = (typed === undefined ? response.text : typed.value) as TOutput;
@@ -291,7 +292,7 @@ export class Agent<TOutput = string> {
         checkRepairs(this.name, this.maxOutputRepairs, problems);
         result.messages.push({ role: 'user', content: typed.repair });
       } else {
-        result.messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+        result.messages.push(assistantTurn(response));
         if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
         const records = await runToolCalls(this, response, byName, toolContext);
         let typedEnd: (ToolCallRecord & { value?: unknown }) | undefined;

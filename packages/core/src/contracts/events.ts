@@ -8,6 +8,7 @@ export type CoreEventType =
   | 'model.response'
   | 'model.error'
   | 'model.delta'
+  | 'model.reasoning.delta'
   | 'model.restart'
   | 'tool.call'
   | 'tool.result'

@@ -136,6 +136,19 @@ const toolCall = z.object({
   invalidArguments: z.string().optional(),
 });
 
+const reasoning = z.object({
+  text: z.string(),
+  blocks: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.object({ type: z.literal('thinking'), text: z.string(), signature: z.string().optional() }),
+        z.object({ type: z.literal('redacted'), data: z.string() }),
+      ]),
+    )
+    .optional(),
+  field: z.enum(['reasoning_content', 'reasoning']).optional(),
+});
+
 const entrySchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('model'),
@@ -150,6 +163,11 @@ const entrySchema = z.discriminatedUnion('type', [
       usage,
       finishReason: z.enum(['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other']),
       modelId: z.string(),
+      // Kept, not stripped: a resumed run sends the reasoning back (Anthropic needs its signed
+      // thinking block after a tool call), and the report shows the answering model.
+      responseId: z.string().optional(),
+      responseModel: z.string().optional(),
+      reasoning: reasoning.optional(),
     }),
   }),
   z.object({

@@ -170,6 +170,10 @@ function responseEvent(
     finishReason: response.finishReason,
     toolCalls: response.toolCalls.map((c) => c.name),
     usage: response.usage,
+    ...(response.responseId !== undefined && { responseId: response.responseId }),
+    ...(response.responseModel !== undefined && { responseModel: response.responseModel }),
+    // For traces and the report; @swarm/otel keeps it out of spans unless content capture is on.
+    ...(response.reasoning !== undefined && { reasoning: { text: response.reasoning.text } }),
   };
 }
 
@@ -213,6 +217,8 @@ async function streamed(
   const callId = `${run.runId}/${sequence}`;
   for await (const part of model.stream!(request)) {
     if (part.type === 'text-delta') run.emit({ type: 'model.delta', agent, callId, delta: part.delta });
+    if (part.type === 'reasoning-delta')
+      run.emit({ type: 'model.reasoning.delta', agent, callId, delta: part.delta });
     // A stream cut after some text is made again: what was streamed of it is void.
     if (part.type === 'restart') run.emit({ type: 'model.restart', agent, callId });
     if (part.type === 'finish') return part.response;

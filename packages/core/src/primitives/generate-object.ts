@@ -3,6 +3,7 @@ import type { Message, ModelLike, Usage } from '../contracts/model.js';
 import { ConfigError, StructuredOutputError } from '../kernel/errors.js';
 import { RunContext as Run, type RunContext, type RunOptions } from '../kernel/run-context.js';
 import { addUsage, emptyUsage } from '../kernel/usage.js';
+import { assistantTurn } from '../providers/reasoning.js';
 import { resolveModel } from './resolve-model.js';
 import { describeZodError, toJsonSchema } from './tool.js';
 
@@ -80,7 +81,7 @@ export async function generateObject<S extends z.ZodObject>(
     const call = response.toolCalls.find((c) => c.name === name);
     if (!call) {
       problems.push(`no call of ${name}`);
-      messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+      messages.push(assistantTurn(response));
       for (const other of response.toolCalls) {
         messages.push({ role: 'tool', toolCallId: other.id, content: `Unknown function; call ${name}.` });
       }
@@ -91,7 +92,12 @@ export async function generateObject<S extends z.ZodObject>(
     if (parsed?.success) return { object: parsed.data, usage, llmCalls };
     const problem = parsed ? describeZodError(parsed.error) : 'the arguments were not valid JSON';
     problems.push(problem);
-    messages.push({ role: 'assistant', content: response.text, toolCalls: [call] });
+    messages.push({
+      role: 'assistant',
+      content: response.text,
+      toolCalls: [call],
+      ...(response.reasoning !== undefined && { reasoning: response.reasoning }),
+    });
     messages.push({
       role: 'tool',
       toolCallId: call.id,
