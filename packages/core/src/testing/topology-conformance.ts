@@ -254,7 +254,7 @@ export function topologyConformance<R extends TopologyResult>(
         const outcome = await running;
         expect(
           tripped && settled,
-          'the run went on after its input guardrail tripped (or never ran it): build the run with runTopology or openTopologyRun',
+          'the run went on after its input guardrail tripped (or never ran it): build the run with runTopology (or runTopologyBatch)',
         );
         expect(
           SwarmError.isInstance(outcome) &&
@@ -599,7 +599,7 @@ export function topologyConformance<R extends TopologyResult>(
           expect(pause.pending.length > 0, 'RunPausedError.pending is empty');
           expect(
             pause.liveCalls === model.calls && pause.llmCalls === pause.replayedCalls + pause.liveCalls,
-            `RunPausedError says llmCalls ${pause.llmCalls} (live ${pause.liveCalls}); the model saw ${model.calls} calls before the pause (end the run with finishedPause(context, error))`,
+            `RunPausedError says llmCalls ${pause.llmCalls} (live ${pause.liveCalls}); the model saw ${model.calls} calls before the pause (run it through runTopology, which ends a pause with the run's totals)`,
           );
           expect(
             pause.pending.every((p) => p.tool === approvalToolName && p.runId === runId),
