@@ -227,19 +227,31 @@ export class DebateWithJudge<TOutput = string> extends BaseTopology<DebateWithJu
     ];
     try {
       // The synthesis is the run's answer: a verdict without one is asked for once more.
-      return await nonEmptyAnswer(this.judge.name, context, async () => {
-        const { object } = await this.judge.generateObject(this.#verdictSchema, input, {
-          context,
-          name: 'verdict',
-          description: 'Give your verdict on the debate so far.',
-          maxRepairs: this.#maxRepairs,
-        });
-        const given = object as Omit<Verdict, 'synthesis'> & { synthesis: unknown };
-        const typed = typeof given.synthesis === 'string' ? undefined : given.synthesis;
-        const synthesis = typed === undefined ? (given.synthesis as string) : JSON.stringify(typed);
-        const verdict: Verdict = { ...given, synthesis };
-        return { output: synthesis, winner: verdict.winner, verdict, ...(typed !== undefined && { typed }) };
-      });
+      return await nonEmptyAnswer(
+        this.judge.name,
+        context,
+        async () => {
+          const { object } = await this.judge.generateObject(this.#verdictSchema, input, {
+            context,
+            name: 'verdict',
+            description: 'Give your verdict on the debate so far.',
+            maxRepairs: this.#maxRepairs,
+          });
+          const given = object as Omit<Verdict, 'synthesis'> & { synthesis: unknown };
+          const typed = typeof given.synthesis === 'string' ? undefined : given.synthesis;
+          const synthesis = typed === undefined ? (given.synthesis as string) : JSON.stringify(typed);
+          const verdict: Verdict = { ...given, synthesis };
+          return {
+            output: synthesis,
+            winner: verdict.winner,
+            verdict,
+            ...(typed !== undefined && { typed }),
+          };
+        },
+        undefined,
+        // One forced model call (generateObject), no tools: asking it once more repeats nothing else.
+        { repeatable: true },
+      );
     } catch (error) {
       if (isRunStop(error)) throw error;
       return { error: errorMessage(error) };

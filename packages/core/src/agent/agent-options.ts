@@ -1,14 +1,22 @@
 import type { z } from 'zod';
-import type { ContentPart, Message, ModelLike, ToolChoice, Usage } from '../contracts/model.js';
+import type {
+  ContentPart,
+  Message,
+  ModelLike,
+  ModelResponse,
+  ToolChoice,
+  Usage,
+} from '../contracts/model.js';
 import { validateContentParts } from '../kernel/content-parts.js';
 import { ConfigError, StructuredOutputError } from '../kernel/errors.js';
 import { type GuardrailOptions, type Guardrails, validateGuardrails } from '../kernel/guardrail.js';
 import { isTimerMs, MAX_TIMER_MS } from '../kernel/option-checks.js';
 import type { RunContext, RunOptions, RunTally } from '../kernel/run-context.js';
-import { addUsage } from '../kernel/usage.js';
+import { addUsage, emptyUsage } from '../kernel/usage.js';
 import { outputToolName, parseJsonAnswer, validateOutputType } from '../primitives/structured-output.js';
 import type { Tool } from '../primitives/tool.js';
 import type { ToolCallRecord } from '../primitives/tool-runner.js';
+import { assistantTurn } from '../providers/reasoning.js';
 
 export type { ToolCallRecord } from '../primitives/tool-runner.js';
 
@@ -214,4 +222,36 @@ export function totalsOf<R extends AgentResult<unknown>>(result: R, tally: RunTa
   result.replayedCalls = tally.replayedCalls;
   result.liveCalls = tally.llmCalls - tally.replayedCalls;
   return result;
+}
+
+/** The whole result of a run whose first answer called no tool (most runs). */
+export function answeredAtOnce<TOutput>(response: ModelResponse, replayed: number): AgentResult<TOutput> {
+  return {
+    output: response.text,
+    finalOutput: response.text as TOutput,
+    messages: [assistantTurn(response)],
+    usage: addUsage(emptyUsage(), response.usage),
+    llmCalls: 1,
+    ownUsage: addUsage(emptyUsage(), response.usage),
+    ownLlmCalls: 1,
+    replayedCalls: replayed,
+    liveCalls: 1 - replayed,
+    toolCalls: [],
+  };
+}
+
+/** A result the tool loop fills in as it goes. */
+export function emptyResult<TOutput>(): AgentResult<TOutput> {
+  return {
+    output: '',
+    finalOutput: '' as TOutput,
+    messages: [],
+    usage: emptyUsage(),
+    llmCalls: 0,
+    ownUsage: emptyUsage(),
+    ownLlmCalls: 0,
+    replayedCalls: 0,
+    liveCalls: 0,
+    toolCalls: [],
+  };
 }

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import type { Message, Model, ModelRequest, ToolChoice, ToolDefinition } from '../contracts/model.js';
 import { taskMessage, turnsAsText, withAttachments } from '../kernel/content-parts.js';
+import { retryBlankAnswer } from '../kernel/empty-answer.js';
 import { ConfigError, isPause, MaxTurnsExceededError } from '../kernel/errors.js';
 import { type Guardrails, guardedRun, joinGuardrails, validateGuardrails } from '../kernel/guardrail.js';
 import { journalOf, RunContext, withTally } from '../kernel/run-context.js';
 import { finishedPause } from '../kernel/run-end.js';
 import { type RunStream, runStream } from '../kernel/run-stream.js';
-import { addUsage, emptyUsage } from '../kernel/usage.js';
+import { addUsage } from '../kernel/usage.js';
 import { type AsToolOptions, asTool } from '../primitives/as-tool.js';
 import { type GenerateObjectResult, generateObject } from '../primitives/generate-object.js';
 import { resolveModel } from '../primitives/resolve-model.js';
@@ -23,10 +24,12 @@ import {
   type AgentOptions,
   type AgentResult,
   type AgentRunOptions,
+  answeredAtOnce,
   attachmentsOf,
   checkAgentOptions,
   checkRepairs,
   duplicateToolName,
+  emptyResult,
   type RunOutput,
   type ToolCallRecord,
   totalsOf,
@@ -242,34 +245,11 @@ export class Agent<TOutput = string> {
       this.#request(history, definitions, options, toolChoice),
     );
     const journal = journalOf(context);
-    if (response.toolCalls.length === 0 && output === undefined) {
+    if (response.toolCalls.length === 0 && output === undefined && response.text.trim() !== '') {
       // Answered at once (most runs): no tool ran, no tally needed.
-      const replayed = journal?.wasReplayed(response) ? 1 : 0;
-      return {
-        output: response.text,
-        finalOutput: response.text as TOutput,
-        messages: [assistantTurn(response)],
-        usage: addUsage(emptyUsage(), response.usage),
-        llmCalls: 1,
-        ownUsage: addUsage(emptyUsage(), response.usage),
-        ownLlmCalls: 1,
-        replayedCalls: replayed,
-        liveCalls: 1 - replayed,
-        toolCalls: [],
-      };
+      return answeredAtOnce<TOutput>(response, journal?.wasReplayed(response) ? 1 : 0);
     }
-    const result: AgentResult<TOutput> = {
-      output: '',
-      finalOutput: '' as TOutput,
-      messages: [],
-      usage: emptyUsage(),
-      llmCalls: 0,
-      ownUsage: emptyUsage(),
-      ownLlmCalls: 0,
-      replayedCalls: 0,
-      liveCalls: 0,
-      toolCalls: [],
-    };
+    const result = emptyResult<TOutput>();
     // The tools run in a view of the run that tallies the runs they start (asTool), so the
     // result's totals include them whether this run has a context of its own or shares one.
     const { context: toolContext, tally } = withTally(context);
@@ -281,6 +261,16 @@ export class Agent<TOutput = string> {
       if (journal?.wasReplayed(response)) ownReplayed += 1;
       addUsage(result.ownUsage, response.usage);
       result.output = response.text;
+      const blank = response.toolCalls.length === 0 && output === undefined && response.text.trim() === '';
+      if (blank && retryBlankAnswer(context, this.name)) {
+        // The run wants this answer non-blank (nonEmptyAnswer): the final call once more, only it.
+        context.emit({ type: 'answer.empty', agent: this.name, attempt: 1 });
+        response = await context.callModel(
+          this.model,
+          this.#request([...history, ...result.messages], definitions, options, toolChoice),
+        );
+        continue;
+      }
       if (response.toolCalls.length === 0) {
         result.messages.push(assistantTurn(response));
         const typed = typedAnswer(output, response.text);

@@ -60,6 +60,11 @@ export class RunState {
   /** Input guardrails the run's calls wait on; a guardrail's own run is ungated. */
   gate: CallGate | undefined;
   ungated = false;
+  /**
+   * Members whose final answer must not be blank (`nonEmptyAnswer`), by name, with whether their
+   * Agent asked its model once more: held on the run's root, so a view of the run sees it too.
+   */
+  answersWanted: Map<string, { retried: boolean }> | undefined;
   llmCalls = 0;
   replayedCalls = 0;
   callSequence = 0;
