@@ -1,4 +1,4 @@
-import { AbortError, Agent, BudgetExceededError, ConfigError } from '@swarm/core';
+import { AbortError, Agent, BudgetExceededError, ConfigError, RefusalError } from '@swarm/core';
 import { Gate, reply, ScriptedModel } from '@swarm/core/testing';
 import { describe, expect, it } from 'vitest';
 import { aggregatorPrompt, ConcurrentWorkflow } from './concurrent-workflow.js';
@@ -47,6 +47,23 @@ describe('ConcurrentWorkflow', () => {
     });
     expect(result.output).toBe('[a]\na says: go\n\n[c]\nc says: go');
     expect(result.interrupted).toBeUndefined();
+  });
+
+  it("records a member's refusal as its failure with its reason, not as an empty answer", async () => {
+    const { agents } = team(['a', 'b'], {
+      b: () => {
+        throw new RefusalError('openai: the model refused to answer (category cyber: not with that).', {
+          provider: 'openai',
+          category: 'cyber',
+          explanation: 'not with that',
+        });
+      },
+    });
+    const result = await new ConcurrentWorkflow({ agents }).run('go');
+
+    expect(result.results[1]).toMatchObject({ agent: 'b', status: 'failed', code: 'REFUSED' });
+    expect(result.results[1]!.status === 'failed' && result.results[1]!.error).toMatch(/refused.*cyber/);
+    expect(result.output).toBe('a says: go');
   });
 
   it("rejects with the first failure in input order once all have settled (onError 'raise')", async () => {
