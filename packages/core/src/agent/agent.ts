@@ -5,7 +5,7 @@ import { retryBlankAnswer } from '../kernel/empty-answer.js';
 import { ConfigError, isPause, MaxTurnsExceededError } from '../kernel/errors.js';
 import { type Guardrails, guardedRun, joinGuardrails, validateGuardrails } from '../kernel/guardrail.js';
 import { journalOf, RunContext, withTally } from '../kernel/run-context.js';
-import { finishedPause } from '../kernel/run-end.js';
+import { endedRun, finishedPause } from '../kernel/run-end.js';
 import { type RunStream, runStream } from '../kernel/run-stream.js';
 import { addUsage } from '../kernel/usage.js';
 import { type AsToolOptions, asTool } from '../primitives/as-tool.js';
@@ -213,7 +213,8 @@ export class Agent<TOutput = string> {
     const ownsJournal = owned && context.parent === undefined && journalOf(context) !== undefined;
     if (ownsJournal) await journalOf(context)!.open();
     context.emit({ type: 'agent.start', agent: this.name });
-    try {
+    const ending = { type: 'agent.error', agent: () => this.name, ownsJournal } as const;
+    return endedRun(context, ending, async () => {
       const result = await this.#loop(history, byName, options, context);
       if (ownsJournal) context.finishJournal();
       context.emit({
@@ -223,11 +224,7 @@ export class Agent<TOutput = string> {
         ...(result.endedBy && { endedBy: result.endedBy.call.name }),
       });
       return result;
-    } catch (error) {
-      const thrown = ownsJournal && isPause(error) ? finishedPause(context, error) : error;
-      context.emitError('agent.error', thrown, this.name);
-      throw thrown;
-    }
+    });
   }
 
   // The tool loop: call the model, run the tools it asked for, call it again, until it answers.

@@ -10,7 +10,7 @@ import {
   validateGuardrails,
 } from '../kernel/guardrail.js';
 import { RunContext, type RunOptions, withTally } from '../kernel/run-context.js';
-import { finishedPause, runTotals } from '../kernel/run-end.js';
+import { endedRun, runTotals } from '../kernel/run-end.js';
 import type { TopologyResult } from './topology.js';
 
 /** What a topology's body returns: its result without the totals, which the run fills in. */
@@ -50,7 +50,12 @@ export async function runTopology<R extends TopologyResult>(
 ): Promise<R> {
   const { context, passed, failure } = await openTopologyRun(topology, inputOf(start), options);
   context.emit({ type: 'run.start', name: topology.name, ...start });
-  const result = await endedRun(context, failure, hooks.errorAgent, async () => {
+  const ending = {
+    type: 'run.error',
+    failure,
+    ...(hooks.errorAgent && { agent: hooks.errorAgent }),
+  } as const;
+  const result = await endedRun(context, ending, async () => {
     const outcome = await body(context);
     await passed(outcome.output);
     // The journal's end (approvals never used are a ConfigError) comes before the trace closes.
@@ -102,25 +107,19 @@ export async function runTopologyBatch<R extends TopologyResult>(
   );
   const context = await RunContext.open({ ...runOptions, topology: topology.type });
   context.emit({ type: 'run.start', name: topology.name, tasks: tasks.length });
-  const results = await endedRun(
-    context,
-    (error) => Promise.resolve(error),
-    undefined,
-    async () => {
-      const runTask = await body(context);
-      const settled = await mapSettled(
-        tasks,
-        (task, i) =>
-          guardedTask<R>(context, guardrails, task, (taskContext) => runTask(task, i, taskContext)),
-        {
-          ...(concurrency !== undefined && { concurrency }),
-          ...(context.signal && { signal: context.signal }),
-        },
-      );
-      context.finishJournal();
-      return settled;
-    },
-  );
+  const results = await endedRun(context, { type: 'run.error' }, async () => {
+    const runTask = await body(context);
+    const settled = await mapSettled(
+      tasks,
+      (task, i) => guardedTask<R>(context, guardrails, task, (taskContext) => runTask(task, i, taskContext)),
+      {
+        ...(concurrency !== undefined && { concurrency }),
+        ...(context.signal && { signal: context.signal }),
+      },
+    );
+    context.finishJournal();
+    return settled;
+  });
   context.emit({ type: 'run.end', usage: { ...context.usage }, llmCalls: context.llmCalls });
   return results;
 }
@@ -149,24 +148,6 @@ async function guardedTask<R extends TopologyResult>(
   } catch (error) {
     const failed = await failure(error);
     throw isPause(failed) ? failed.withTotals(totals()) : failed;
-  }
-}
-
-// How every topology run ends when it fails, written once: the input guardrail's trip when one
-// cancelled the run, a pause with the run's totals once its journal has ended, and `run.error`.
-async function endedRun<T>(
-  context: RunContext,
-  failure: (error: unknown) => Promise<unknown>,
-  errorAgent: (() => string | undefined) | undefined,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    const failed = await failure(error);
-    const thrown = isPause(failed) ? finishedPause(context, failed) : failed;
-    context.emitError('run.error', thrown, errorAgent?.());
-    throw thrown;
   }
 }
 

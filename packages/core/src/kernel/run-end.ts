@@ -34,3 +34,38 @@ export function runTotals(context: RunContext): RunTotals {
   const { llmCalls, replayedCalls } = context;
   return { usage: { ...context.usage }, llmCalls, replayedCalls, liveCalls: llmCalls - replayedCalls };
 }
+
+/** How a run's failure is ended by `endedRun`. */
+export interface RunEnding {
+  /** The event that closes the trace: `run.error` (a topology's run) or `agent.error` (an Agent's). */
+  type: 'run.error' | 'agent.error';
+  /** The agent the event names, read when the run fails. */
+  agent?: () => string | undefined;
+  /** Maps the body's error to the run's (the input guardrail's trip when one cancelled the run). */
+  failure?: (error: unknown) => Promise<unknown>;
+  /**
+   * Whether this run ends its journal (the outermost run that opened it; default true): a pause
+   * then ends the journal and carries the run's totals so far.
+   */
+  ownsJournal?: boolean;
+}
+
+/**
+ * The one ending of a failed run, for the Agent and every topology (`runTopology` uses it): the
+ * error mapped by `failure`, a pause ended with the journal and the run's totals, then the trace
+ * closed with `run.error` / `agent.error` (`run.paused` / `agent.paused` for a pause), and thrown.
+ */
+export async function endedRun<T>(
+  context: RunContext,
+  ending: RunEnding,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const failed = ending.failure ? await ending.failure(error) : error;
+    const thrown = ending.ownsJournal !== false && isPause(failed) ? finishedPause(context, failed) : failed;
+    context.emitError(ending.type, thrown, ending.agent?.());
+    throw thrown;
+  }
+}
