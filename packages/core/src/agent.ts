@@ -40,7 +40,7 @@ import {
   startDirectCall,
   withTally,
 } from './run-context.js';
-import { approvalId, type RunJournal } from './run-journal.js';
+import { approvalId, argumentsHash, type RunJournal } from './run-journal.js';
 import { isRunStop } from './run-stop.js';
 import {
   outputTool,
@@ -523,6 +523,8 @@ export class Agent<TOutput = string> {
       context !== undefined && isPause(error) && this.#ownsJournal(context, options)
         ? finishedPause(context, error)
         : error;
+    // The run ends here: its lease goes back (a pause gave it back as the journal finished).
+    if (context !== undefined && this.#ownsJournal(context, options)) journalOf(context)?.release();
     context?.emitError('agent.error', thrown, this.name);
     return thrown;
   }
@@ -826,7 +828,24 @@ export class Agent<TOutput = string> {
     journal: RunJournal | undefined,
     key: string | undefined,
   ): Promise<true | { pending: PendingApproval; record?: undefined } | { record: ToolCallRecord }> {
-    if (typeof t.needsApproval === 'function') {
+    const runId = journal?.runId ?? rootOf(context).runId;
+    const approval: PendingApproval = {
+      id:
+        journal && key !== undefined
+          ? journal.approvalId(key, t.name, call.arguments)
+          : approvalId(runId, `${pathKeyOf(context)}/${this.name}/${call.id}`, t.name, call.arguments),
+      runId,
+      path: [...context.path],
+      agent: this.name,
+      tool: t.name,
+      arguments: call.arguments,
+      argumentsHash: argumentsHash(t.name, call.arguments),
+    };
+    // A decision (journaled, or given to this resume) is read first: never re-derived from needsApproval.
+    const decision =
+      journal && key !== undefined ? await journal.decide(approval.id, key) : journal?.decision(approval.id);
+    const waited = decision === undefined && journal !== undefined && key !== undefined && journal.waited(key);
+    if (decision === undefined && !waited && typeof t.needsApproval === 'function') {
       const toolContext: ToolContext = {
         agent: this.name,
         toolCallId: call.id,
@@ -840,19 +859,6 @@ export class Agent<TOutput = string> {
         return { record: { call, result: `Error: ${errorMessage(error)}`, isError: true } };
       }
     }
-    const runId = journal?.runId ?? rootOf(context).runId;
-    const approval: PendingApproval = {
-      id:
-        journal && key !== undefined
-          ? journal.approvalId(key)
-          : approvalId(runId, `${pathKeyOf(context)}/${this.name}/${call.id}`),
-      runId,
-      path: [...context.path],
-      agent: this.name,
-      tool: t.name,
-      arguments: call.arguments,
-    };
-    const decision = journal?.decision(approval.id);
     if (decision === undefined) {
       if (journal && key !== undefined) await journal.recordPending(key, approval);
       context.emit({

@@ -1,7 +1,28 @@
-import { ConfigError } from './errors.js';
-import { type Journal, type JournalEntry, parseJournalEntry, validateRunId } from './journal.js';
+import { ConfigError, JournalWriteError, type LeaseHolder, RunLockedError } from './errors.js';
+import {
+  checkedEntry,
+  type Journal,
+  type JournalEntry,
+  type JournalLease,
+  parseJournalEntry,
+  staleLeaseMessage,
+  validateRunId,
+} from './journal.js';
+import { optionalNodeBuiltin } from './node-builtin.js';
 
 type Fs = typeof import('node:fs/promises');
+
+/** Options of `fileJournal`. */
+export interface FileJournalOptions {
+  /**
+   * How long a lease not renewed is still held (default 300,000 ms = 5 minutes). A run renews its
+   * lease as it appends; a lease whose holder died on this host is stale at once, one of a holder
+   * on another host only after this long without a renewal.
+   */
+  staleAfterMs?: number;
+  /** The file system to use (default `node:fs/promises`): for tests that inject faults. */
+  fs?: Fs;
+}
 
 /** The first line of every journal file: what it is, and the format version that wrote it. */
 const formatVersion = 1;
@@ -16,21 +37,33 @@ interface FileState {
 
 /**
  * A journal on disk: one append-only JSONL file per run, `<dir>/<runId>.jsonl`, opening with a
- * header line. Each append is written and flushed (`fdatasync`) before the run goes on, and appends
- * that arrive together share one write and one flush. A last line torn by a crash (no newline) is
- * ignored on read and cut off before the next append; any other bad line, or a file that is not a
- * journal, is a ConfigError naming the file and the line. One process writes a run at a time.
+ * header line. Each append is written whole and flushed (`fdatasync`) before the run goes on, and
+ * appends that arrive together share one write and one flush; a short or failed write is a
+ * `JournalWriteError` and the part written is cut off again. A last line torn by a crash (no
+ * newline) is ignored on read and cut off before the next append; any other bad line, or a file
+ * that is not a journal, is a ConfigError naming the file and the line.
+ *
+ * Fenced: a run being executed holds a lease, the file `<dir>/<runId>.lock.<token>` created
+ * exclusively and holding the holder's pid, host, token and time. Another process is refused with
+ * `RunLockedError` until the holder ends the run, dies (on this host), or goes `staleAfterMs`
+ * without a renewal; once another has taken the run, the old holder's appends are refused. Within
+ * one process a new run context takes the run and fences off the one that had it.
  * Node only (it loads `node:fs` when called): in a browser it is a ConfigError.
  */
-export function fileJournal(dir: string): Journal {
+export function fileJournal(dir: string, options: FileJournalOptions = {}): Journal {
   if (typeof dir !== 'string' || dir.trim() === '') {
     throw new ConfigError(`fileJournal: dir must be a non-empty path (got ${JSON.stringify(dir)}).`);
   }
-  const fs = nodeFs();
+  const staleAfterMs = options.staleAfterMs ?? 300_000;
+  if (!Number.isInteger(staleAfterMs) || staleAfterMs < 1) {
+    throw new ConfigError(`fileJournal: staleAfterMs must be an integer >= 1 (got ${staleAfterMs}).`);
+  }
+  const fs = options.fs ?? nodeFs();
   const base = dir.replace(/[\\/]+$/, '') || dir;
   const fileOf = (runId: string) => `${base}/${validateRunId(runId)}.jsonl`;
   const states = new Map<string, FileState>();
   const writers = new Map<string, BatchWriter>();
+  const leases = new FileLeases(fs, base, staleAfterMs);
 
   const load = async (runId: string) => {
     const file = fileOf(runId);
@@ -42,12 +75,13 @@ export function fileJournal(dir: string): Journal {
 
   return {
     read: load,
-    async append(runId, entry) {
-      const line = `${JSON.stringify(entry)}\n`;
+    async append(runId, entry, lease) {
+      const file = fileOf(runId);
+      const line = `${JSON.stringify(checkedEntry(entry, `an append to journal file ${file}`))}\n`;
       let writer = writers.get(runId);
       if (!writer) {
-        const file = fileOf(runId);
-        writer = new BatchWriter(async (lines) => {
+        writer = new BatchWriter(async (lines, batchLeases) => {
+          for (const held of batchLeases) await leases.check(held);
           let state = states.get(runId);
           if (!state) {
             state = (await readJournalFile(fs, file, runId)).state;
@@ -58,15 +92,187 @@ export function fileJournal(dir: string): Journal {
           const created = state.size === 0;
           if (created) await fs.mkdir(base, { recursive: true });
           const text = `${created ? `${JSON.stringify({ swarmJournal: formatVersion, runId })}\n` : ''}${lines.join('')}`;
-          await appendFlushed(fs, file, text);
+          await appendFlushed(fs, file, text, state.size, runId);
           if (created) await syncDirectory(fs, base);
           states.set(runId, { size: state.size + byteLength(text), torn: false });
         });
         writers.set(runId, writer);
       }
-      return writer.write(line);
+      return writer.write(line, lease);
     },
+    acquireLease: (runId) => leases.acquire(validateRunId(runId)),
+    releaseLease: (lease) => leases.release(lease),
   };
+}
+
+/** What a lease file holds. */
+interface LeaseFile {
+  swarmLease: 1;
+  runId: string;
+  token: number;
+  pid: number;
+  host: string;
+  /** When it was taken or last renewed. */
+  at: string;
+  released?: true;
+}
+
+/**
+ * The leases of one journal directory: `<runId>.lock.<token>`, one file per holder the run had, each
+ * created exclusively. The newest is the run's; a holder is fenced off once a newer file exists.
+ */
+class FileLeases {
+  readonly #fs: Fs;
+  readonly #base: string;
+  readonly #staleAfterMs: number;
+  readonly #host: string;
+  // When each lease this process holds was last written (renewals are spaced by a third of staleness).
+  readonly #renewed = new Map<string, number>();
+
+  constructor(fs: Fs, base: string, staleAfterMs: number) {
+    this.#fs = fs;
+    this.#base = base;
+    this.#staleAfterMs = staleAfterMs;
+    this.#host = optionalNodeBuiltin<typeof import('node:os')>('node:os')?.hostname() ?? 'unknown';
+  }
+
+  #file(runId: string, token: number): string {
+    return `${this.#base}/${runId}.lock.${token}`;
+  }
+
+  async acquire(runId: string): Promise<JournalLease> {
+    await this.#fs.mkdir(this.#base, { recursive: true });
+    const prefix = `${runId}.lock.`;
+    const tokens = (await this.#fs.readdir(this.#base))
+      .filter((name) => name.startsWith(prefix) && /^[0-9]+$/.test(name.slice(prefix.length)))
+      .map((name) => Number(name.slice(prefix.length)));
+    const newest = tokens.length > 0 ? Math.max(...tokens) : 0;
+    if (newest > 0) {
+      const current = await this.#read(runId, newest);
+      if (current !== undefined && !this.#stale(current)) throw new RunLockedError(runId, holderOf(current));
+    }
+    const token = newest + 1;
+    const now = new Date().toISOString();
+    const content: LeaseFile = { swarmLease: 1, runId, token, pid: process.pid, host: this.#host, at: now };
+    const target = this.#file(runId, token);
+    try {
+      const handle = await this.#fs.open(target, 'wx');
+      try {
+        await writeWhole(handle, encoder.encode(`${JSON.stringify(content)}\n`), runId, target);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'EEXIST') {
+        // Another process took the run between our look and our create: it holds it now.
+        const winner = await this.#read(runId, token);
+        throw new RunLockedError(runId, winner && holderOf(winner));
+      }
+      throw error;
+    }
+    await syncDirectory(this.#fs, this.#base);
+    this.#renewed.set(target, Date.now());
+    // Older holders' files are of no use once a newer exists beside them (the previous one stays
+    // so its holder, if it still runs, reads that it lost the run).
+    for (const old of tokens) {
+      if (old < newest) await this.#fs.rm(this.#file(runId, old), { force: true });
+    }
+    return { runId, token, holder: holderOf(content) };
+  }
+
+  /** Throws RunLockedError when `lease` is no longer the run's newest; renews it when due. */
+  async check(lease: JournalLease): Promise<void> {
+    const next = await this.#read(lease.runId, lease.token + 1, true);
+    if (next !== undefined) {
+      throw new RunLockedError(lease.runId, holderOf(next), staleLeaseMessage(lease.runId, lease, holderOf(next)));
+    }
+    const file = this.#file(lease.runId, lease.token);
+    const last = this.#renewed.get(file) ?? 0;
+    if (Date.now() - last >= this.#staleAfterMs / 3) {
+      await this.#rewrite(lease, false);
+      this.#renewed.set(file, Date.now());
+    }
+  }
+
+  /** Marks the lease given back, so the next resumer takes the run at once. */
+  release(lease: JournalLease): void {
+    const fs = optionalNodeBuiltin<typeof import('node:fs')>('node:fs');
+    const file = this.#file(lease.runId, lease.token);
+    this.#renewed.delete(file);
+    if (!fs) return;
+    // Synchronous, so that a run resumed right after this one ended in the same process finds it free.
+    if (fs.existsSync(this.#file(lease.runId, lease.token + 1))) return;
+    const content: LeaseFile = { ...leaseContent(lease, this.#host), released: true };
+    const temp = `${this.#base}/.${lease.runId}.lock.${lease.token}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify(content)}\n`);
+    fs.renameSync(temp, file);
+  }
+
+  async #rewrite(lease: JournalLease, released: boolean): Promise<void> {
+    const content: LeaseFile = { ...leaseContent(lease, this.#host), ...(released && { released: true }) };
+    const temp = `${this.#base}/.${lease.runId}.lock.${lease.token}.${process.pid}.tmp`;
+    await this.#fs.writeFile(temp, `${JSON.stringify(content)}\n`);
+    await this.#fs.rename(temp, this.#file(lease.runId, lease.token));
+  }
+
+  // The lease file of `token`; undefined when there is none. A file that cannot be read as a lease
+  // (cut by a crash as it was created) counts as a holder unknown, stale by its time.
+  async #read(runId: string, token: number, quick = false): Promise<LeaseFile | undefined> {
+    const file = this.#file(runId, token);
+    let text: string;
+    try {
+      text = await this.#fs.readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      const parsed = JSON.parse(text) as LeaseFile;
+      if (parsed.swarmLease === 1 && parsed.token === token) return parsed;
+    } catch {}
+    if (quick) return { swarmLease: 1, runId, token, pid: 0, host: 'unknown', at: new Date(0).toISOString() };
+    const stat = await this.#fs.stat(file);
+    return { swarmLease: 1, runId, token, pid: 0, host: 'unknown', at: stat.mtime.toISOString() };
+  }
+
+  #stale(lease: LeaseFile): boolean {
+    if (lease.released) return true;
+    // Held by this very process (a run context that never ended its run): taking it fences that one off.
+    if (lease.host === this.#host && lease.pid === process.pid) return true;
+    if (lease.host === this.#host && lease.pid > 0 && !pidAlive(lease.pid)) return true;
+    const at = Date.parse(lease.at);
+    return !Number.isFinite(at) || Date.now() - at > this.#staleAfterMs;
+  }
+}
+
+function leaseContent(lease: JournalLease, host: string): LeaseFile {
+  return {
+    swarmLease: 1,
+    runId: lease.runId,
+    token: lease.token,
+    pid: lease.holder.pid ?? process.pid,
+    host: lease.holder.host ?? host,
+    at: new Date().toISOString(),
+  };
+}
+
+function holderOf(lease: LeaseFile): LeaseHolder {
+  return {
+    id: lease.pid > 0 ? `pid ${lease.pid}@${lease.host}` : `an unknown process (lease file ${lease.token})`,
+    ...(lease.pid > 0 && { pid: lease.pid, host: lease.host }),
+    at: lease.at,
+  };
+}
+
+// Whether a process of this host runs with `pid` (EPERM: it runs, as another user).
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
 }
 
 function nodeFs(): Fs {
@@ -136,13 +342,49 @@ function checkHeader(line: string, file: string, runId: string): void {
   }
 }
 
-async function appendFlushed(fs: Fs, file: string, text: string): Promise<void> {
+// Appends `text` whole and flushes it; a write that stops short (a full disk) or fails is a
+// JournalWriteError, and the file is cut back to `size` so no half line stays behind.
+async function appendFlushed(fs: Fs, file: string, text: string, size: number, runId: string): Promise<void> {
   const handle = await fs.open(file, 'a');
   try {
-    await handle.write(text);
-    await handle.datasync();
+    try {
+      await writeWhole(handle, encoder.encode(text), runId, file);
+      await handle.datasync();
+    } catch (error) {
+      await fs.truncate(file, size).catch(() => undefined);
+      throw error;
+    }
   } finally {
     await handle.close();
+  }
+}
+
+// Writes every byte (a write may take fewer than asked); a write that fails or takes none is a JournalWriteError.
+async function writeWhole(
+  handle: Awaited<ReturnType<Fs['open']>>,
+  bytes: Uint8Array,
+  runId: string,
+  file: string,
+): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    let written: number;
+    try {
+      written = (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
+    } catch (error) {
+      throw new JournalWriteError(
+        runId,
+        `Run ${runId}: writing journal file ${file} failed after ${done} of ${bytes.length} bytes (${(error as Error).message}); the run stops before using an answer it could not keep.`,
+        { cause: error },
+      );
+    }
+    if (!(written > 0)) {
+      throw new JournalWriteError(
+        runId,
+        `Run ${runId}: journal file ${file} took ${done} of ${bytes.length} bytes and then none; the run stops before using an answer it could not keep.`,
+      );
+    }
+    done += written;
   }
 }
 
@@ -172,17 +414,22 @@ function byteLength(text: string): number {
  * go together in the next one (group commit), so concurrent branches share a flush.
  */
 class BatchWriter {
-  readonly #flush: (lines: string[]) => Promise<void>;
-  #waiting: { line: string; done: () => void; failed: (error: unknown) => void }[] = [];
+  readonly #flush: (lines: string[], leases: JournalLease[]) => Promise<void>;
+  #waiting: {
+    line: string;
+    lease: JournalLease | undefined;
+    done: () => void;
+    failed: (error: unknown) => void;
+  }[] = [];
   #busy = false;
 
-  constructor(flush: (lines: string[]) => Promise<void>) {
+  constructor(flush: (lines: string[], leases: JournalLease[]) => Promise<void>) {
     this.#flush = flush;
   }
 
-  write(line: string): Promise<void> {
+  write(line: string, lease: JournalLease | undefined): Promise<void> {
     return new Promise((done, failed) => {
-      this.#waiting.push({ line, done, failed });
+      this.#waiting.push({ line, lease, done, failed });
       if (!this.#busy) void this.#drain();
     });
   }
@@ -193,7 +440,12 @@ class BatchWriter {
       const batch = this.#waiting;
       this.#waiting = [];
       try {
-        await this.#flush(batch.map((w) => w.line));
+        const leases = new Map<number, JournalLease>();
+        for (const w of batch) if (w.lease) leases.set(w.lease.token, w.lease);
+        await this.#flush(
+          batch.map((w) => w.line),
+          [...leases.values()],
+        );
         for (const w of batch) w.done();
       } catch (error) {
         for (const w of batch) w.failed(error);

@@ -26,6 +26,11 @@ export {
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
+  ApprovalConflictError,
+  describeHolder,
+  JournalWriteError,
+  type LeaseHolder,
+  RunLockedError,
   RunPausedError,
   type RunTotals,
   SessionConflictError,
@@ -36,7 +41,7 @@ export {
   throwIfAborted,
 } from './errors.js';
 export type { CoreEventType, EventInput, SwarmEvent } from './events.js';
-export { fileJournal } from './file-journal.js';
+export { type FileJournalOptions, fileJournal } from './file-journal.js';
 export { type GenerateObjectOptions, type GenerateObjectResult, generateObject } from './generate-object.js';
 export type {
   Guardrail,
@@ -52,11 +57,15 @@ export { fnv1a } from './hash.js';
 export { type HeadSplit, type RoleRef, roleRefSchema, splitHead } from './head-role.js';
 export {
   type ApprovalEntry,
+  checkedEntry,
+  type DecisionEntry,
   type Journal,
   type JournalEntry,
+  type JournalLease,
   type ModelCallEntry,
   memoryJournal,
   parseJournalEntry,
+  staleLeaseMessage,
   type ToolCallEntry,
   validateRunId,
   waitingApprovals,

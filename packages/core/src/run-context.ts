@@ -360,6 +360,8 @@ export class RunContext {
    * listing the calls that wait.
    */
   emitError(type: 'run.error' | 'agent.error', error: unknown, agent?: string): void {
+    // An outermost run's error ends it: its journal lease goes back.
+    if (type === 'run.error' && this.parent === undefined) this.#journal?.release();
     if (isPause(error)) {
       this.emit({
         type: type === 'run.error' ? 'run.paused' : 'agent.paused',
