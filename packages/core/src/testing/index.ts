@@ -22,6 +22,7 @@ export {
   type MockToolCall,
   mockProviderServer,
 } from './mock-provider-server.js';
+export { type JournalConformanceOptions, journalConformance } from './journal-conformance.js';
 export { goneWithin, processGone } from './processes.js';
 export { type RecordModelOptions, recordModel } from './record-model.js';
 export { ReplayMismatchError, ReplayModel, type ReplayModelOptions, replayModel } from './replay-model.js';
