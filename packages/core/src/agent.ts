@@ -800,6 +800,8 @@ export class Agent<TOutput = string> {
         return asked.record ? this.#kept(context, journal, slot?.key, asked.record, false) : asked;
       approved = true;
     }
+    // Journaled before it runs: a process killed while it runs never runs it again on resume.
+    if (journal && slot) await journal.recordStart(slot.key, this.name, t.name, call.id, context.path);
     let record: ToolCallRecord & { value?: unknown };
     try {
       const value = await executeWithin(

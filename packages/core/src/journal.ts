@@ -61,8 +61,24 @@ export interface DecisionEntry {
   at: string;
 }
 
+/**
+ * A tool call about to execute, journaled before it runs: a resume that finds it without its
+ * `tool` entry (the process died while the tool ran) answers the call as interrupted and never
+ * runs it again, so a tool is executed at most once.
+ */
+export interface ToolStartEntry {
+  type: 'started';
+  /** The key of the tool call (as its `tool` entry will have). */
+  key: string;
+  path: string[];
+  agent: string;
+  tool: string;
+  toolCallId: string;
+  at: string;
+}
+
 /** One line of a run's journal. */
-export type JournalEntry = ModelCallEntry | ToolCallEntry | ApprovalEntry | DecisionEntry;
+export type JournalEntry = ModelCallEntry | ToolCallEntry | ApprovalEntry | DecisionEntry | ToolStartEntry;
 
 /**
  * A run's lease in its journal store: while a process holds it, no other can take the run, and
@@ -244,6 +260,15 @@ const entrySchema = z.discriminatedUnion('type', [
       arguments: z.record(z.string(), z.unknown()),
       argumentsHash: z.string().optional(),
     }),
+  }),
+  z.object({
+    type: z.literal('started'),
+    key: z.string(),
+    path: z.array(z.string()),
+    agent: z.string(),
+    tool: z.string(),
+    toolCallId: z.string(),
+    at: z.string(),
   }),
   z.object({
     type: z.literal('decision'),

@@ -12,6 +12,7 @@ import {
   type ModelCallEntry,
   parseJournalEntry,
   type ToolCallEntry,
+  type ToolStartEntry,
 } from './journal.js';
 import type { ModelRequest, ModelResponse } from './types.js';
 
@@ -54,6 +55,8 @@ export class RunJournal {
   readonly #replayed = new WeakSet<ModelResponse>();
   // Decisions the journal holds (made on an earlier resume), by approval id.
   readonly #decided = new Map<string, DecisionEntry>();
+  // Tool calls journaled as started, by key (those with no result were cut off by a crash).
+  readonly #started = new Map<string, ToolStartEntry>();
   // Approval ids whose call asked again with other arguments (a new pending entry took their place).
   readonly #superseded = new Set<string>();
   #lease: JournalLease | undefined;
@@ -128,6 +131,10 @@ export class RunJournal {
   #index(entry: JournalEntry): void {
     if (entry.type === 'approval') {
       this.#pending.set(entry.approval.id, entry);
+      return;
+    }
+    if (entry.type === 'started') {
+      if (!this.#started.has(entry.key)) this.#started.set(entry.key, entry);
       return;
     }
     if (entry.type === 'decision') {
@@ -209,8 +216,41 @@ export class RunJournal {
     if (responseKey === undefined) return undefined;
     const key = `${responseKey}/${index}`;
     const entry = this.#tools.get(key);
-    if (entry !== undefined) this.#tools.delete(key);
-    return { key, entry };
+    if (entry !== undefined) {
+      this.#tools.delete(key);
+      return { key, entry };
+    }
+    const started = this.#started.get(key);
+    if (started !== undefined) {
+      // It began and never returned (the process died while it ran): never run it again.
+      return {
+        key,
+        entry: {
+          type: 'tool',
+          key,
+          path: started.path,
+          agent: started.agent,
+          tool: started.tool,
+          toolCallId: started.toolCallId,
+          result: `Error: the process running tool "${started.tool}" stopped while it ran (started ${started.at}); it was not run again, and whether it took effect is unknown.`,
+          isError: true,
+        },
+      };
+    }
+    return { key, entry: undefined };
+  }
+
+  /** Journals that a tool call is about to execute (see `ToolStartEntry`). */
+  recordStart(key: string, agent: string, tool: string, toolCallId: string, path: readonly string[]): Promise<void> {
+    return this.#append({
+      type: 'started',
+      key,
+      path: [...path],
+      agent,
+      tool,
+      toolCallId,
+      at: new Date().toISOString(),
+    });
   }
 
   /** Appends a tool execution's answer. */
