@@ -164,7 +164,13 @@ class FileLeases {
   async acquire(runId: string): Promise<JournalLease> {
     await this.#fs.mkdir(this.#base, { recursive: true });
     const prefix = `${runId}.lock.`;
-    const tokens = (await this.#fs.readdir(this.#base))
+    const names = await this.#fs.readdir(this.#base);
+    // Temp files of lease writers killed before they linked theirs in.
+    for (const name of names) {
+      const pid = name.startsWith(`.${prefix}`) && name.endsWith('.tmp') ? Number(name.split('.').at(-3)) : 0;
+      if (pid > 0 && pid !== process.pid && !pidAlive(pid)) await this.#fs.rm(`${this.#base}/${name}`, { force: true });
+    }
+    const tokens = names
       .filter((name) => name.startsWith(prefix) && /^[0-9]+$/.test(name.slice(prefix.length)))
       .map((name) => Number(name.slice(prefix.length)));
     const newest = tokens.length > 0 ? Math.max(...tokens) : 0;
@@ -176,14 +182,18 @@ class FileLeases {
     const now = new Date().toISOString();
     const content: LeaseFile = { swarmLease: 1, runId, token, pid: process.pid, host: this.#host, at: now };
     const target = this.#file(runId, token);
+    // Written whole beside it, then linked into place: the link is the exclusive create (it fails
+    // when the file exists, as O_EXCL does), and a lease file is never seen half written.
+    const temp = `${this.#base}/.${runId}.lock.${token}.${process.pid}.${Date.now().toString(36)}.tmp`;
+    const handle = await this.#fs.open(temp, 'wx');
     try {
-      const handle = await this.#fs.open(target, 'wx');
-      try {
-        // Not flushed to disk: a lease matters only while its holder lives.
-        await writeWhole(handle, encoder.encode(`${JSON.stringify(content)}\n`), runId, target);
-      } finally {
-        await handle.close();
-      }
+      // Not flushed to disk: a lease matters only while its holder lives.
+      await writeWhole(handle, encoder.encode(`${JSON.stringify(content)}\n`), runId, temp);
+    } finally {
+      await handle.close();
+    }
+    try {
+      await this.#fs.link(temp, target);
     } catch (error) {
       if ((error as { code?: string }).code === 'EEXIST') {
         // Another process took the run between our look and our create: it holds it now.
@@ -191,6 +201,8 @@ class FileLeases {
         throw new RunLockedError(runId, winner && holderOf(winner));
       }
       throw error;
+    } finally {
+      await this.#fs.rm(temp, { force: true });
     }
     this.#renewed.set(target, Date.now());
     // Older holders' files are of no use once a newer exists beside them (the previous one stays
