@@ -295,10 +295,9 @@ export class RunLockedError extends SwarmError {
   }
 }
 
-/** A holder as a person reads it: `pid 123 on host a (since <time>)`, or its id. */
+/** A holder as a person reads it: its id (`pid 123@host`, a worker and job) and when it took the lease. */
 export function describeHolder(holder: LeaseHolder): string {
-  const where = holder.pid !== undefined ? `pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}` : holder.id;
-  return `${where}${holder.at ? ` (lease taken or renewed ${holder.at})` : ''}`;
+  return `${holder.id}${holder.at ? ` (lease taken or renewed ${holder.at})` : ''}`;
 }
 
 /**

@@ -62,11 +62,13 @@ export {
   type Journal,
   type JournalEntry,
   type JournalLease,
+  journaledDecisions,
   type ModelCallEntry,
   memoryJournal,
   parseJournalEntry,
   staleLeaseMessage,
   type ToolCallEntry,
+  type ToolStartEntry,
   validateRunId,
   waitingApprovals,
 } from './journal.js';

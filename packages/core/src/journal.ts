@@ -92,16 +92,28 @@ export interface JournalLease {
 }
 
 /**
- * The calls a paused run still waits for, read from its journal: asked for approval and not
- * answered since, one per id in the order they were asked. What a resume must decide on.
+ * The calls a paused run still waits for, read from its journal: asked for approval and neither
+ * decided nor answered since, one per id in the order they were asked. What a resume must decide on.
  */
 export function waitingApprovals(entries: readonly JournalEntry[]): PendingApproval[] {
   const answered = new Set(entries.flatMap((entry) => (entry.type === 'tool' ? [entry.key] : [])));
+  const decided = new Set(entries.flatMap((entry) => (entry.type === 'decision' ? [entry.id] : [])));
   const waiting = new Map<string, PendingApproval>();
   for (const entry of entries) {
-    if (entry.type === 'approval' && !answered.has(entry.key)) waiting.set(entry.approval.id, entry.approval);
+    if (entry.type === 'approval' && !answered.has(entry.key) && !decided.has(entry.approval.id)) {
+      waiting.set(entry.approval.id, entry.approval);
+    }
   }
   return [...waiting.values()];
+}
+
+/** The decisions a run's journal holds, by approval id (the first on each id: it stands). */
+export function journaledDecisions(entries: readonly JournalEntry[]): Map<string, DecisionEntry> {
+  const decisions = new Map<string, DecisionEntry>();
+  for (const entry of entries) {
+    if (entry.type === 'decision' && !decisions.has(entry.id)) decisions.set(entry.id, entry);
+  }
+  return decisions;
 }
 
 /**

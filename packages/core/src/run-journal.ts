@@ -111,6 +111,9 @@ export class RunJournal {
     const waiting = [...this.#pending.keys()];
     for (const id of Object.keys(this.#approvals)) {
       const earlier = this.#decided.get(id);
+      const given = this.#approvals[id]!;
+      // The same decision delivered again (a takeover of a resumed attempt) is no conflict.
+      if (earlier !== undefined && earlier.approved === given.approved && earlier.message === given.message) continue;
       if (earlier !== undefined) {
         throw new ConfigError(
           `approvals: ${JSON.stringify(id)} was already ${earlier.approved ? 'approved' : 'rejected'}${earlier.by ? ` by ${earlier.by}` : ''} at ${earlier.at}; a decision is not given twice. Nothing was run.`,
