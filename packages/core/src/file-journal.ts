@@ -1,6 +1,7 @@
 import { ConfigError, JournalWriteError, type LeaseHolder, RunLockedError } from './errors.js';
 import {
   checkedEntry,
+  checksItsEntries,
   type Journal,
   type JournalEntry,
   type JournalLease,
@@ -74,6 +75,8 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
   const fs = options.fs ?? nodeFs();
   // A background flush that failed, by run: that run's next append fails with it.
   const flushFailures = new Map<string, unknown>();
+  // The open file of each run being written (closed once idle, and when its lease is given back).
+  const handles = new Map<string, OpenFile>();
   const base = dir.replace(/[\\/]+$/, '') || dir;
   const fileOf = (runId: string) => `${base}/${validateRunId(runId)}.jsonl`;
   const states = new Map<string, FileState>();
@@ -88,7 +91,7 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
     return entries;
   };
 
-  return {
+  return checksItsEntries({
     read: load,
     async append(runId, entry, lease) {
       const file = fileOf(runId);
@@ -112,19 +115,153 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
           const created = state.size === 0;
           if (created) await fs.mkdir(base, { recursive: true });
           const text = `${created ? `${JSON.stringify({ swarmJournal: formatVersion, runId })}\n` : ''}${lines.join('')}`;
-          const { flushing } = await appendWritten(fs, file, text, state.size, runId, created ? base : undefined);
+          let open = handles.get(runId);
+          if (open === undefined) {
+            open = new OpenFile(fs, await fs.open(file, 'a'), runId, file, base, (error) => flushFailures.set(runId, error), () => {
+              if (handles.get(runId) === open) handles.delete(runId);
+            });
+            handles.set(runId, open);
+          }
+          try {
+            await open.write(encoder.encode(text), created);
+          } catch (error) {
+            await fs.truncate(file, state.size).catch(() => undefined);
+            handles.delete(runId);
+            await open.close();
+            throw error;
+          }
           states.set(runId, { size: state.size + byteLength(text), torn: false });
-          if (durability === 'disk') await flushing;
-          else flushing.catch((error: unknown) => flushFailures.set(runId, error));
+          if (durability === 'disk') {
+            try {
+              await open.flushed();
+            } finally {
+              // Reported here, to this append: not again to the next.
+              flushFailures.delete(runId);
+            }
+          }
         });
         writers.set(runId, writer);
       }
       return writer.write(line, lease);
     },
     acquireLease: (runId) => leases.acquire(validateRunId(runId)),
-    releaseLease: (lease) => leases.release(lease),
-  };
+    releaseLease: (lease) => {
+      leases.release(lease);
+      handles.get(lease.runId)?.closeWhenFlushed();
+    },
+  });
 }
+
+/**
+ * A run's journal file held open while it is written: appends go straight to it, and one flush to
+ * disk at a time runs behind them (appends made while one runs are covered by the next: at most
+ * one flush waits). Closed a second after its last flush, or when its run gives its lease back.
+ */
+class OpenFile {
+  readonly #fs: Fs;
+  readonly #handle: Awaited<ReturnType<Fs['open']>>;
+  readonly #runId: string;
+  readonly #file: string;
+  readonly #dir: string;
+  readonly #failed: (error: unknown) => void;
+  readonly #closed: () => void;
+  #flushing: Promise<void> | undefined;
+  #dirty = false;
+  #newFile = false;
+  #writing = false;
+  #closing: Promise<void> | undefined;
+  #idle: ReturnType<typeof setTimeout> | undefined;
+  #failure: unknown;
+
+  constructor(
+    fs: Fs,
+    handle: Awaited<ReturnType<Fs['open']>>,
+    runId: string,
+    file: string,
+    dir: string,
+    failed: (error: unknown) => void,
+    closed: () => void,
+  ) {
+    this.#fs = fs;
+    this.#handle = handle;
+    this.#runId = runId;
+    this.#file = file;
+    this.#dir = dir;
+    this.#failed = failed;
+    this.#closed = closed;
+  }
+
+  /** Writes the bytes whole (a JournalWriteError otherwise), then starts or queues a flush. */
+  async write(bytes: Uint8Array, newFile: boolean): Promise<void> {
+    clearTimeout(this.#idle);
+    this.#writing = true;
+    try {
+      await writeWhole(this.#handle, bytes, this.#runId, this.#file);
+    } finally {
+      this.#writing = false;
+    }
+    if (newFile) this.#newFile = true;
+    this.#dirty = true;
+    this.#flushing ??= this.#flush();
+  }
+
+  /** Resolves once everything written so far is on disk; rejects with the flush's JournalWriteError. */
+  async flushed(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    const failure = this.#failure;
+    this.#failure = undefined;
+    if (failure !== undefined) throw failure;
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      while (this.#dirty) {
+        this.#dirty = false;
+        const newFile = this.#newFile;
+        this.#newFile = false;
+        try {
+          await this.#handle.datasync();
+          if (newFile) await syncDirectory(this.#fs, this.#dir);
+        } catch (error) {
+          // Never thrown here (nobody waits on a background flush): the next append, or `flushed`, reports it.
+          const failure = new JournalWriteError(
+            this.#runId,
+            `Run ${this.#runId}: flushing journal file ${this.#file} to disk failed (${(error as Error).message}).`,
+            { cause: error },
+          );
+          this.#failure = failure;
+          this.#failed(failure);
+          return;
+        }
+      }
+    } finally {
+      this.#flushing = undefined;
+      if (!this.#closing) {
+        this.#idle = setTimeout(() => {
+          if (!this.#writing && !this.#flushing) void this.close();
+        }, 1_000);
+        this.#idle.unref?.();
+      }
+    }
+  }
+
+  /** Closes the file once its flush is done (its run ended). */
+  closeWhenFlushed(): void {
+    void this.flushed()
+      .catch(() => undefined)
+      .then(() => (this.#writing || this.#flushing ? undefined : this.close()));
+  }
+
+  close(): Promise<void> {
+    clearTimeout(this.#idle);
+    this.#closing ??= (async () => {
+      this.#closed();
+      await this.#handle.close().catch((error: unknown) => this.#failed(error));
+    })();
+    return this.#closing;
+  }
+}
+
 
 /** What a lease file holds. */
 interface LeaseFile {
@@ -372,42 +509,6 @@ function checkHeader(line: string, file: string, runId: string): void {
   if (header.runId !== runId) {
     throw new ConfigError(`${file} holds run ${JSON.stringify(header.runId)}, not ${JSON.stringify(runId)}.`);
   }
-}
-
-// Appends `text` whole; a write that stops short (a full disk) or fails is a JournalWriteError,
-// and the file is cut back to `size` so no half line stays behind. Resolves once written, with the
-// flush to disk (of the file, and of `newIn`, the directory of a new file) under way.
-async function appendWritten(
-  fs: Fs,
-  file: string,
-  text: string,
-  size: number,
-  runId: string,
-  newIn: string | undefined,
-): Promise<{ flushing: Promise<void> }> {
-  const handle = await fs.open(file, 'a');
-  try {
-    await writeWhole(handle, encoder.encode(text), runId, file);
-  } catch (error) {
-    await fs.truncate(file, size).catch(() => undefined);
-    await handle.close();
-    throw error;
-  }
-  const flush = async () => {
-    try {
-      await handle.datasync();
-    } catch (error) {
-      throw new JournalWriteError(
-        runId,
-        `Run ${runId}: flushing journal file ${file} to disk failed (${(error as Error).message}).`,
-        { cause: error },
-      );
-    } finally {
-      await handle.close();
-    }
-    if (newIn !== undefined) await syncDirectory(fs, newIn);
-  };
-  return { flushing: flush() };
 }
 
 // Writes every byte (a write may take fewer than asked); a write that fails or takes none is a JournalWriteError.

@@ -180,7 +180,7 @@ export function memoryJournal(): Journal {
   // Kept as JSON text, so an entry is copied both ways and fails here as it would in a file.
   const runs = new Map<string, string[]>();
   const leases = new Map<string, { token: number; holder: LeaseHolder; held: boolean }>();
-  return {
+  return checksItsEntries({
     read: async (runId) =>
       (runs.get(validateRunId(runId)) ?? []).map((line) => JSON.parse(line) as JournalEntry),
     append: async (runId, entry, lease) => {
@@ -207,7 +207,7 @@ export function memoryJournal(): Journal {
       const current = leases.get(lease.runId);
       if (current?.token === lease.token) current.held = false;
     },
-  };
+  });
 }
 
 /** The message of an append refused because `lease` is no longer the run's newest. */
@@ -303,17 +303,36 @@ const finishReasons = new Set(['stop', 'length', 'tool-calls', 'content-filter',
  * on. Returns the entry to write. Stores of your own call it in `append`.
  */
 export function checkedEntry(entry: JournalEntry, where: string): JournalEntry {
-  let value: unknown = entry;
+  // Through JSON, as a store keeps it: a value JSON cannot hold (a function, NaN) shows here.
+  return parseJournalEntry(JSON.parse(JSON.stringify(normalisedEntry(entry))), where);
+}
+
+/** The entry with an off-contract finish reason written as `other` (the same entry when it has none). */
+export function normalisedEntry(entry: JournalEntry): JournalEntry {
   if (
     entry?.type === 'model' &&
     entry.response !== null &&
     typeof entry.response === 'object' &&
     !finishReasons.has(entry.response.finishReason as string)
   ) {
-    value = { ...entry, response: { ...entry.response, finishReason: 'other' } };
+    return { ...entry, response: { ...entry.response, finishReason: 'other' } };
   }
-  // Through JSON, as a store keeps it: a value JSON cannot hold (a function, NaN) shows here.
-  return parseJournalEntry(JSON.parse(JSON.stringify(value)), where);
+  return entry;
+}
+
+// The stores that check every entry themselves (`checkedEntry` in their append): a run does not
+// check it twice.
+const selfChecking = new WeakSet<Journal>();
+
+/** Notes that `store` checks each entry in its `append` (internal: core's stores). */
+export function checksItsEntries<J extends Journal>(store: J): J {
+  selfChecking.add(store);
+  return store;
+}
+
+/** Whether `store` checks each entry in its `append` itself. */
+export function isSelfChecking(store: Journal): boolean {
+  return selfChecking.has(store);
 }
 
 /**

@@ -6,10 +6,12 @@ import {
   type ApprovalEntry,
   checkedEntry,
   type DecisionEntry,
+  isSelfChecking,
   type Journal,
   type JournalEntry,
   type JournalLease,
   type ModelCallEntry,
+  normalisedEntry,
   parseJournalEntry,
   type ToolCallEntry,
   type ToolStartEntry,
@@ -183,7 +185,7 @@ export class RunJournal {
     const { agent, purpose } = request.metadata ?? {};
     // Checked as it will be read back: an off-contract finish reason is `other` here and for the
     // run alike, anything else off the contract fails this call, not the resume.
-    const entry = checkedEntry(
+    const entry = this.#checked(
       {
         type: 'model',
         key,
@@ -258,7 +260,12 @@ export class RunJournal {
 
   /** Appends a tool execution's answer. */
   recordTool(entry: ToolCallEntry): Promise<void> {
-    return this.#append(checkedEntry(entry, `the result of tool ${entry.tool} in run ${this.runId}`));
+    return this.#append(this.#checked(entry, `the result of tool ${entry.tool} in run ${this.runId}`));
+  }
+
+  // The entry as it will be read back: checked here unless the store checks it in its append.
+  #checked(entry: JournalEntry, where: string): JournalEntry {
+    return isSelfChecking(this.store) ? normalisedEntry(entry) : checkedEntry(entry, where);
   }
 
   // Every append goes with the run's lease: refused once another process has taken the run.
