@@ -277,7 +277,8 @@ interface LeaseFile {
 
 /**
  * The leases of one journal directory: `<runId>.lock.<token>`, one file per holder the run had, each
- * created exclusively. The newest is the run's; a holder is fenced off once a newer file exists.
+ * created exclusively (and kept: tokens stay dense). The newest is the run's; a holder is fenced
+ * off once a newer file exists.
  */
 class FileLeases {
   readonly #fs: Fs;
@@ -286,6 +287,9 @@ class FileLeases {
   readonly #host: string;
   // When each lease this process holds was last written (renewals are spaced by a third of staleness).
   readonly #renewed = new Map<string, number>();
+  // The newest token this process saw of each run (where the look for a newer one starts).
+  readonly #newest = new Map<string, number>();
+  #made: Promise<void> | undefined;
 
   constructor(fs: Fs, base: string, staleAfterMs: number) {
     this.#fs = fs;
@@ -299,22 +303,21 @@ class FileLeases {
   }
 
   async acquire(runId: string): Promise<JournalLease> {
-    await this.#fs.mkdir(this.#base, { recursive: true });
-    const prefix = `${runId}.lock.`;
-    const names = await this.#fs.readdir(this.#base);
-    // Temp files of lease writers killed before they linked theirs in.
-    for (const name of names) {
-      const pid = name.startsWith(`.${prefix}`) && name.endsWith('.tmp') ? Number(name.split('.').at(-3)) : 0;
-      if (pid > 0 && pid !== process.pid && !pidAlive(pid)) await this.#fs.rm(`${this.#base}/${name}`, { force: true });
+    this.#made ??= this.#fs.mkdir(this.#base, { recursive: true }).then(() => undefined);
+    await this.#made;
+    // Tokens are dense (every holder's file stays): the newest is the last that exists.
+    let newest = this.#newest.get(runId) ?? 0;
+    let current: LeaseFile | undefined;
+    for (;;) {
+      const next = await this.#read(runId, newest + 1);
+      if (next === undefined) break;
+      newest += 1;
+      current = next;
     }
-    const tokens = names
-      .filter((name) => name.startsWith(prefix) && /^[0-9]+$/.test(name.slice(prefix.length)))
-      .map((name) => Number(name.slice(prefix.length)));
-    const newest = tokens.length > 0 ? Math.max(...tokens) : 0;
-    if (newest > 0) {
-      const current = await this.#read(runId, newest);
-      if (current !== undefined && !this.#stale(current)) throw new RunLockedError(runId, holderOf(current));
-    }
+    if (current === undefined && newest > 0) current = await this.#read(runId, newest);
+    if (current !== undefined && !this.#stale(current)) throw new RunLockedError(runId, holderOf(current));
+    // Its holder died: the temp files of lease writers killed before they linked theirs in go too.
+    if (current !== undefined && !current.released) await this.#removeDeadTemps(runId);
     const token = newest + 1;
     const now = new Date().toISOString();
     const content: LeaseFile = { swarmLease: 1, runId, token, pid: process.pid, host: this.#host, at: now };
@@ -344,10 +347,16 @@ class FileLeases {
     this.#renewed.set(target, Date.now());
     // Older holders' files are of no use once a newer exists beside them (the previous one stays
     // so its holder, if it still runs, reads that it lost the run).
-    for (const old of tokens) {
-      if (old < newest) await this.#fs.rm(this.#file(runId, old), { force: true });
-    }
+    this.#newest.set(runId, token);
     return { runId, token, holder: holderOf(content) };
+  }
+
+  async #removeDeadTemps(runId: string): Promise<void> {
+    const prefix = `.${runId}.lock.`;
+    for (const name of await this.#fs.readdir(this.#base)) {
+      const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.split('.').at(-3)) : 0;
+      if (pid > 0 && pid !== process.pid && !pidAlive(pid)) await this.#fs.rm(`${this.#base}/${name}`, { force: true });
+    }
   }
 
   /** Throws RunLockedError when `lease` is no longer the run's newest; renews it when due. */
