@@ -1,6 +1,6 @@
 import { ConfigError, JournalWriteError, type LeaseHolder, RunLockedError } from './errors.js';
 import {
-  checkedEntry,
+  checkedLine,
   checksItsEntries,
   type Journal,
   type JournalEntry,
@@ -12,6 +12,7 @@ import {
 import { optionalNodeBuiltin } from './node-builtin.js';
 
 type Fs = typeof import('node:fs/promises');
+type SyncWrite = (fd: number, bytes: Uint8Array, offset: number, length: number) => number;
 
 /** Options of `fileJournal`. */
 export interface FileJournalOptions {
@@ -73,15 +74,19 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
     throw new ConfigError(`fileJournal: durability must be 'process' or 'disk' (got ${JSON.stringify(durability)}).`);
   }
   const fs = options.fs ?? nodeFs();
+  // With the real file system a line is written by one write(2) on the event loop (a few
+  // microseconds into the page cache), not a hop through the thread pool; an injected one is awaited.
+  const sync = options.fs ? undefined : optionalNodeBuiltin<typeof import('node:fs')>('node:fs');
   // A background flush that failed, by run: that run's next append fails with it.
   const flushFailures = new Map<string, unknown>();
   // The open file of each run being written (closed once idle, and when its lease is given back).
   const handles = new Map<string, OpenFile>();
+  let madeBase = false;
   const base = dir.replace(/[\\/]+$/, '') || dir;
   const fileOf = (runId: string) => `${base}/${validateRunId(runId)}.jsonl`;
   const states = new Map<string, FileState>();
   const writers = new Map<string, BatchWriter>();
-  const leases = new FileLeases(fs, base, staleAfterMs);
+  const leases = new FileLeases(fs, base, staleAfterMs, sync);
 
   const load = async (runId: string) => {
     const file = fileOf(runId);
@@ -95,7 +100,7 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
     read: load,
     async append(runId, entry, lease) {
       const file = fileOf(runId);
-      const line = `${JSON.stringify(checkedEntry(entry, `an append to journal file ${file}`))}\n`;
+      const line = `${checkedLine(entry, `an append to journal file ${file}`)}\n`;
       let writer = writers.get(runId);
       if (!writer) {
         writer = new BatchWriter(async (lines, batchLeases) => {
@@ -113,13 +118,16 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
           states.delete(runId);
           if (state.torn) await fs.truncate(file, state.size);
           const created = state.size === 0;
-          if (created) await fs.mkdir(base, { recursive: true });
+          if (created && !madeBase) {
+            await fs.mkdir(base, { recursive: true });
+            madeBase = true;
+          }
           const text = `${created ? `${JSON.stringify({ swarmJournal: formatVersion, runId })}\n` : ''}${lines.join('')}`;
           let open = handles.get(runId);
           if (open === undefined) {
             open = new OpenFile(fs, await fs.open(file, 'a'), runId, file, base, (error) => flushFailures.set(runId, error), () => {
               if (handles.get(runId) === open) handles.delete(runId);
-            });
+            }, sync?.writeSync);
             handles.set(runId, open);
           }
           try {
@@ -159,6 +167,7 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
  */
 class OpenFile {
   readonly #fs: Fs;
+  readonly #writeSync: SyncWrite | undefined;
   readonly #handle: Awaited<ReturnType<Fs['open']>>;
   readonly #runId: string;
   readonly #file: string;
@@ -181,8 +190,10 @@ class OpenFile {
     dir: string,
     failed: (error: unknown) => void,
     closed: () => void,
+    writeSync: SyncWrite | undefined,
   ) {
     this.#fs = fs;
+    this.#writeSync = writeSync;
     this.#handle = handle;
     this.#runId = runId;
     this.#file = file;
@@ -196,7 +207,7 @@ class OpenFile {
     clearTimeout(this.#idle);
     this.#writing = true;
     try {
-      await writeWhole(this.#handle, bytes, this.#runId, this.#file);
+      await writeWhole(this.#handle, bytes, this.#runId, this.#file, this.#writeSync);
     } finally {
       this.#writing = false;
     }
@@ -291,7 +302,12 @@ class FileLeases {
   readonly #newest = new Map<string, number>();
   #made: Promise<void> | undefined;
 
-  constructor(fs: Fs, base: string, staleAfterMs: number) {
+  readonly #exists: ((path: string) => boolean) | undefined;
+  readonly #sync: typeof import('node:fs') | undefined;
+
+  constructor(fs: Fs, base: string, staleAfterMs: number, sync: typeof import('node:fs') | undefined) {
+    this.#sync = sync;
+    this.#exists = sync?.existsSync;
     this.#fs = fs;
     this.#base = base;
     this.#staleAfterMs = staleAfterMs;
@@ -325,15 +341,22 @@ class FileLeases {
     // Written whole beside it, then linked into place: the link is the exclusive create (it fails
     // when the file exists, as O_EXCL does), and a lease file is never seen half written.
     const temp = `${this.#base}/.${runId}.lock.${token}.${process.pid}.${Date.now().toString(36)}.tmp`;
-    const handle = await this.#fs.open(temp, 'wx');
-    try {
-      // Not flushed to disk: a lease matters only while its holder lives.
-      await writeWhole(handle, encoder.encode(`${JSON.stringify(content)}\n`), runId, temp);
-    } finally {
-      await handle.close();
+    const text = `${JSON.stringify(content)}\n`;
+    // Not flushed to disk: a lease matters only while its holder lives. With the real file system,
+    // in a few system calls on the event loop (each microseconds), not hops through the thread pool.
+    if (this.#sync) {
+      this.#sync.writeFileSync(temp, text, { flag: 'wx' });
+    } else {
+      const handle = await this.#fs.open(temp, 'wx');
+      try {
+        await writeWhole(handle, encoder.encode(text), runId, temp);
+      } finally {
+        await handle.close();
+      }
     }
     try {
-      await this.#fs.link(temp, target);
+      if (this.#sync) this.#sync.linkSync(temp, target);
+      else await this.#fs.link(temp, target);
     } catch (error) {
       if ((error as { code?: string }).code === 'EEXIST') {
         // Another process took the run between our look and our create: it holds it now.
@@ -342,11 +365,10 @@ class FileLeases {
       }
       throw error;
     } finally {
-      await this.#fs.rm(temp, { force: true });
+      if (this.#sync) this.#sync.rmSync(temp, { force: true });
+      else await this.#fs.rm(temp, { force: true });
     }
     this.#renewed.set(target, Date.now());
-    // Older holders' files are of no use once a newer exists beside them (the previous one stays
-    // so its holder, if it still runs, reads that it lost the run).
     this.#newest.set(runId, token);
     return { runId, token, holder: holderOf(content) };
   }
@@ -361,7 +383,9 @@ class FileLeases {
 
   /** Throws RunLockedError when `lease` is no longer the run's newest; renews it when due. */
   async check(lease: JournalLease): Promise<void> {
-    const next = await this.#read(lease.runId, lease.token + 1, true);
+    // One stat, on the event loop where it can: no newer holder is the common case.
+    const newer = this.#exists ? this.#exists(this.#file(lease.runId, lease.token + 1)) : true;
+    const next = newer ? await this.#read(lease.runId, lease.token + 1, true) : undefined;
     if (next !== undefined) {
       throw new RunLockedError(lease.runId, holderOf(next), staleLeaseMessage(lease.runId, lease, holderOf(next)));
     }
@@ -400,7 +424,7 @@ class FileLeases {
     const file = this.#file(runId, token);
     let text: string;
     try {
-      text = await this.#fs.readFile(file, 'utf8');
+      text = this.#sync ? this.#sync.readFileSync(file, 'utf8') : await this.#fs.readFile(file, 'utf8');
     } catch (error) {
       if ((error as { code?: string }).code === 'ENOENT') return undefined;
       throw error;
@@ -526,12 +550,15 @@ async function writeWhole(
   bytes: Uint8Array,
   runId: string,
   file: string,
+  writeSync?: SyncWrite,
 ): Promise<void> {
   let done = 0;
   while (done < bytes.length) {
     let written: number;
     try {
-      written = (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
+      written = writeSync
+        ? writeSync(handle.fd, bytes, done, bytes.length - done)
+        : (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
     } catch (error) {
       throw new JournalWriteError(
         runId,

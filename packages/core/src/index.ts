@@ -58,6 +58,7 @@ export { type HeadSplit, type RoleRef, roleRefSchema, splitHead } from './head-r
 export {
   type ApprovalEntry,
   checkedEntry,
+  checkedLine,
   type DecisionEntry,
   type Journal,
   type JournalEntry,

@@ -185,7 +185,7 @@ export function memoryJournal(): Journal {
       (runs.get(validateRunId(runId)) ?? []).map((line) => JSON.parse(line) as JournalEntry),
     append: async (runId, entry, lease) => {
       validateRunId(runId);
-      const line = JSON.stringify(checkedEntry(entry, `an append to run ${runId}`));
+      const line = checkedLine(entry, `an append to run ${runId}`);
       const current = leases.get(runId);
       if (lease !== undefined && current !== undefined && current.token !== lease.token) {
         throw new RunLockedError(runId, current.holder, staleLeaseMessage(runId, lease, current.holder));
@@ -305,6 +305,16 @@ const finishReasons = new Set(['stop', 'length', 'tool-calls', 'content-filter',
 export function checkedEntry(entry: JournalEntry, where: string): JournalEntry {
   // Through JSON, as a store keeps it: a value JSON cannot hold (a function, NaN) shows here.
   return parseJournalEntry(JSON.parse(JSON.stringify(normalisedEntry(entry))), where);
+}
+
+/**
+ * The JSON line a store writes for `entry`: checked as `checkedEntry` does (the line is what was
+ * checked, so what is read back passes the same schema). Stores of your own call it in `append`.
+ */
+export function checkedLine(entry: JournalEntry, where: string): string {
+  const line = JSON.stringify(normalisedEntry(entry));
+  parseJournalEntry(line === undefined ? undefined : JSON.parse(line), where);
+  return line;
 }
 
 /** The entry with an off-contract finish reason written as `other` (the same entry when it has none). */

@@ -1,5 +1,5 @@
 import {
-  checkedEntry,
+  checkedLine,
   ConfigError,
   type Journal,
   type JournalEntry,
@@ -155,7 +155,7 @@ export function redisJournal(connection: RedisConnection, options: RedisJournalO
 
     async append(runId, entry: JournalEntry, lease?: JournalLease) {
       const key = keyOf(runId);
-      const line = JSON.stringify(checkedEntry(entry, `an append to redis journal ${key}`));
+      const line = checkedLine(entry, `an append to redis journal ${key}`);
       const header = JSON.stringify({ swarmJournal: formatVersion, runId });
       const [count, holder] = (await wrongType(key, () =>
         redis().eval(appendScript, 3, key, `${key}:token`, `${key}:lease`, header, line, lease ? String(lease.token) : ''),
