@@ -90,7 +90,7 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
 
   const load = async (runId: string) => {
     const file = fileOf(runId);
-    const { entries, state } = await readJournalFile(fs, file, runId);
+    const { entries, state } = await readJournalFile(fs, file, runId, sync?.existsSync);
     // Once this process appends to a run, its writer keeps the state; a read must not replace it.
     if (!writers.has(runId)) states.set(runId, state);
     return entries;
@@ -493,7 +493,10 @@ async function readJournalFile(
   fs: Fs,
   file: string,
   runId: string,
+  exists?: (path: string) => boolean,
 ): Promise<{ entries: JournalEntry[]; state: FileState }> {
+  // A new run (the common case) costs one stat on the event loop, not a failed read in the pool.
+  if (exists && !exists(file)) return { entries: [], state: { size: 0, torn: false } };
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFile(file);
