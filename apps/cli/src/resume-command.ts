@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import {
   type Approvals,
   ConfigError,
+  type DecisionEntry,
   fileJournal,
   type JournalEntry,
+  journaledDecisions,
   type Model,
   type PendingApproval,
   type SwarmEvent,
@@ -34,6 +37,8 @@ export interface ResumeFlags {
   approve?: string[];
   /** `id` or `id=reason` of pending calls to refuse; the reason is what the model reads. */
   reject?: string[];
+  /** Who decides (journaled with each decision; default the user's login name). */
+  by?: string;
 }
 
 /**
@@ -55,7 +60,7 @@ export async function resumeCommand(
     flags.trace === undefined ? undefined : { option: '--trace', path: flags.trace };
   const report: OutputFile | undefined =
     flags.report === undefined ? undefined : { option: '--report', path: flags.report };
-  const { approvals, problems } = parseDecisions(flags.approve ?? [], flags.reject ?? []);
+  const { approvals, problems } = parseDecisions(flags.approve ?? [], flags.reject ?? [], decider(flags.by));
   problems.push(...outputFileProblems([trace, report].filter((o) => o !== undefined)));
   const dirProblem = resumeDirProblem(dir);
   const idProblem = runIdProblem(runId);
@@ -85,6 +90,7 @@ export async function resumeCommand(
     throw error;
   }
   problems.push(...undecidable(approvals, waitingApprovals(entries), runId));
+  const decided = journaledDecisions(entries);
 
   let loaded: LoadedSwarm | undefined;
   try {
@@ -110,6 +116,8 @@ export async function resumeCommand(
   );
   problems.push(...unreadable);
   if (problems.length > 0 || !loaded) throw new CliError(problems.join('\n'), 2);
+  // Who decided the calls decided before this resume: said first, the run's answer after it.
+  if (decided.size > 0 && !flags.json && !flags.quiet) out.write(describeDecisions(entries, decided));
 
   await executeRun(
     {
@@ -132,14 +140,44 @@ export async function resumeCommand(
   );
 }
 
+// Who a decision given here is by: --by, else the login name (none when the system has no user).
+function decider(by: string | undefined): string | undefined {
+  if (by !== undefined && by.trim() !== '') return by.trim();
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The journaled decisions of a run, one line each: `Decided: <id> tool {args} approved by ana at <time>`. */
+export function describeDecisions(
+  entries: readonly JournalEntry[],
+  decided: ReadonlyMap<string, DecisionEntry>,
+): string {
+  const asked = new Map(
+    entries.flatMap((entry) =>
+      entry.type === 'approval' ? [[entry.approval.id, entry.approval] as const] : [],
+    ),
+  );
+  const lines = [...decided.values()].map((d) => {
+    const call = asked.get(d.id);
+    const what = call ? ` ${call.agent} → ${call.tool} ${JSON.stringify(call.arguments)}` : '';
+    const verdict = d.approved ? 'approved' : `rejected${d.message ? ` (${JSON.stringify(d.message)})` : ''}`;
+    return `  ${d.id}${what}: ${verdict}${d.by ? ` by ${d.by}` : ''} at ${d.at}`;
+  });
+  return `Decided earlier in run:\n${lines.join('\n')}\n`;
+}
+
 /**
  * `--approve <id>[=note]` and `--reject <id>[=reason]` as core's approvals, one decision per call:
- * the text after the first `=` is the decision's `message`. Exported for `swarm studio`, which
- * writes its decisions in the same words.
+ * the text after the first `=` is the decision's `message`, `by` who decided. Exported for
+ * `swarm studio`, which writes its decisions in the same words.
  */
 export function parseDecisions(
   approve: string[],
   reject: string[],
+  by?: string | undefined,
 ): { approvals: Approvals; problems: string[] } {
   const approvals: Approvals = {};
   const problems: string[] = [];
@@ -158,7 +196,7 @@ export function parseDecisions(
       return;
     }
     given.set(id, option);
-    approvals[id] = { approved, ...(message !== '' && { message }) };
+    approvals[id] = { approved, ...(message !== '' && { message }), ...(by !== undefined && { by }) };
   };
   for (const value of approve) decide('--approve', value, true);
   for (const value of reject) decide('--reject', value, false);

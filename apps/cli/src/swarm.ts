@@ -29,6 +29,7 @@ Usage:
   swarm resume <dir> <run-id>                  go on with a journaled run (paused, or cut by a crash)
       --approve <id>[=note]    approve a call the run waits for (repeat for each)
       --reject <id>[=reason]   refuse one; the model reads the reason
+      --by <name>        who decides (journaled with each decision; default your login name)
       --json, --trace <file>, --report <file>, --quiet   as for swarm run
   swarm mcp <spec.yaml|spec.json>              serve the spec's swarm as one MCP tool over stdio
       --model <model>    model of agents whose spec names none
@@ -65,7 +66,7 @@ const commandOptions: Record<string, readonly string[]> = {
     'studio',
     'open',
   ],
-  resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject'],
+  resume: ['json', 'trace', 'report', 'quiet', 'approve', 'reject', 'by'],
   mcp: ['model', 'allow-path'],
   demo: ['out', 'model'],
   eval: ['dataset', 'models', 'model', 'json', 'report', 'quiet'],
@@ -93,6 +94,7 @@ async function main(argv: string[]): Promise<void> {
       'run-id': { type: 'string' },
       approve: { type: 'string', multiple: true },
       reject: { type: 'string', multiple: true },
+      by: { type: 'string' },
       attach: { type: 'string', multiple: true },
       dataset: { type: 'string' },
       models: { type: 'string' },

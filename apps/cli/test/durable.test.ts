@@ -71,6 +71,7 @@ describe('swarm run --journal: a run that waits for approval pauses, and says ho
         agent: 'clerk',
         tool: 'calculator',
         arguments: { expression: '40 * 2' },
+        argumentsHash: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
     expect(paused.resume).toBe(`swarm resume ${dir} ${paused.runId} --approve ${paused.pending[0]!.id}`);
@@ -78,8 +79,14 @@ describe('swarm run --journal: a run that waits for approval pauses, and says ho
     expect(ran.stderr).toBe(
       `run ${paused.runId}, journaled in ${dir} (after a crash: swarm resume ${dir} ${paused.runId})\n`,
     );
+    // The run's lease file stays (given back): the next holder's token follows it.
     expect(readdirSync(dir).sort()).toEqual(
-      ['.swarm-journal', `${paused.runId}.jsonl`, `${paused.runId}.run.json`].sort(),
+      [
+        '.swarm-journal',
+        `${paused.runId}.jsonl`,
+        `${paused.runId}.lock.1`,
+        `${paused.runId}.run.json`,
+      ].sort(),
     );
     // The calculator did not run: one call was made, and no tool answer reached a model.
     expect(server.requests.length - before).toBe(1);
@@ -145,6 +152,27 @@ describe('swarm run --journal: a run that waits for approval pauses, and says ho
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe('Dear customer, your refund is on its way.\n');
     expect(toolAnswers(before)).toEqual(['over the limit of 50 EUR']);
+  });
+
+  it('journals who decided (--by) and shows it on a later resume', async () => {
+    const { dir, paused } = await pausedRun();
+    const id = paused.pending[0]!.id;
+    const resumed = await swarm(
+      ['resume', dir, paused.runId, '--approve', id, '--by', 'ana@example.com'],
+      env,
+    );
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe('Dear customer, your refund is on its way.\n');
+    const again = await swarm(['resume', dir, paused.runId], env);
+    expect(again.code).toBe(0);
+    const [head, line, answer] = again.stdout.split('\n');
+    expect(head).toBe('Decided earlier in run:');
+    expect(line).toMatch(
+      new RegExp(
+        `^ {2}${id} clerk → calculator \\{"expression":"40 \\* 2"\\}: approved by ana@example\\.com at \\d{4}-\\d{2}-\\d{2}T`,
+      ),
+    );
+    expect(answer).toBe('Dear customer, your refund is on its way.');
   });
 
   it('takes the run id given with --run-id', async () => {

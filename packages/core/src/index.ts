@@ -71,17 +71,22 @@ export { Conversation, type ConversationEntry, type OutputType, outputTypes } fr
 export { EmptyAnswerError, nonEmptyAnswer } from './kernel/empty-answer.js';
 export {
   AbortError,
+  ApprovalConflictError,
   BudgetExceededError,
   ConfigError,
+  describeHolder,
   errorMessage,
   GuardrailTripwireError,
   isAbort,
   isPause,
   isTripwire,
+  JournalWriteError,
+  type LeaseHolder,
   MaxTurnsExceededError,
   ModelError,
   NoRouteError,
   RefusalError,
+  RunLockedError,
   RunPausedError,
   type RunTotals,
   SessionConflictError,
@@ -91,7 +96,7 @@ export {
   ToolError,
   throwIfAborted,
 } from './kernel/errors.js';
-export { fileJournal } from './kernel/file-journal.js';
+export { type FileJournalOptions, fileJournal } from './kernel/file-journal.js';
 export type {
   Guardrail,
   GuardrailContext,
@@ -105,12 +110,19 @@ export { validateGuardrails } from './kernel/guardrail.js';
 export { fnv1a } from './kernel/hash.js';
 export {
   type ApprovalEntry,
+  checkedEntry,
+  checkedLine,
+  type DecisionEntry,
   type Journal,
   type JournalEntry,
+  type JournalLease,
+  journaledDecisions,
   type ModelCallEntry,
   memoryJournal,
   parseJournalEntry,
+  staleLeaseMessage,
   type ToolCallEntry,
+  type ToolStartEntry,
   validateRunId,
   waitingApprovals,
 } from './kernel/journal.js';

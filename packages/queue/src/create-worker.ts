@@ -15,7 +15,7 @@ import { journalPrefix, pauseJob, resumedData, stillWaiting } from './durable-jo
 import { EventWatches } from './event-watch.js';
 import { jobDataProblems, type SwarmJobData } from './job-data.js';
 import { runAsJob } from './job-scope.js';
-import { type RedisJournalOptions, redisJournal } from './redis-journal.js';
+import { type RedisJournal, type RedisJournalOptions, redisJournal } from './redis-journal.js';
 import { encodeFailedReason } from './serialized-error.js';
 
 /** A rate limit every worker of the queue shares: at most `max` jobs started per `perMs` milliseconds. */
@@ -125,7 +125,7 @@ export function createWorker(options: SwarmWorkerOptions): SwarmWorker {
         ...(data.sessionId !== undefined ? { sessionId: data.sessionId } : {}),
         ...(signal ? { signal } : {}),
         ...(events ? { onEvent: (event: SwarmEvent) => events.event(event) } : {}),
-        ...(journal ? { journal, runId } : {}),
+        ...(journal ? { journal: leasedUnderJob(journal, job, token), runId } : {}),
         ...(approvals ? { approvals } : {}),
       } as RunOptions;
       // Session stores name the run's saves after the job, so a second attempt saves none twice.
@@ -204,6 +204,14 @@ function readJobData(queue: string, jobId: string, data: unknown): SwarmJobData 
     throw new ConfigError(`swarm worker "${queue}": job "${jobId}" cannot run: ${problems.join('; ')}.`);
   }
   return data as SwarmJobData;
+}
+
+// The worker's journal as one job's run sees it: the run's lease is tied to the job's BullMQ lock,
+// so a stalled job another worker took over fences this attempt off.
+function leasedUnderJob(journal: RedisJournal, job: Job, token: string | undefined): RedisJournal {
+  if (token === undefined) return journal;
+  const jobLock = { key: `${job.queueQualifiedName}:${job.id}:lock`, token, holder: `job ${job.id}` };
+  return { ...journal, acquireLease: (runId) => journal.acquireLease(runId, { jobLock }) };
 }
 
 // The job id keys the journal: it must name one Redis key and never a path.

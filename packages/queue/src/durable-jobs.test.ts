@@ -145,6 +145,80 @@ describe('durable jobs', () => {
     await until(async () => (await admin.exists(`${journalPrefix(queue.name)}refund-7`)) === 0);
   });
 
+  it('applies the first of two decisions given at the same moment, refuses the second naming the first, and journals who decided', async () => {
+    const queue = producer();
+    const executed: number[] = [];
+    await worker(queue.name, { refunds: refundDesk(deskModel(), executed) });
+    const job = await queue.enqueue('refunds', 'Refund please', { jobId: 'race-1' });
+    const { pending } = (await job.result().catch((e: unknown) => e)) as RunPausedError;
+    const id = pending[0]!.id;
+    // Not resumed before both have decided: the worker is slow to take the job up.
+    const [approve, reject] = await Promise.allSettled([
+      queue.approve(job.id, { [id]: { approved: true } }, { by: 'ana' }),
+      producer2(queue.name).approve(job.id, { [id]: { approved: false, message: 'No.' } }, { by: 'bo' }),
+    ]);
+    const won = approve.status === 'fulfilled' ? approve : reject;
+    const lost = approve.status === 'fulfilled' ? reject : approve;
+    expect(won.status).toBe('fulfilled');
+    expect(lost.status).toBe('rejected');
+    const winner = won === approve ? 'ana' : 'bo';
+    const error = (lost as PromiseRejectedResult).reason;
+    expect(error).toMatchObject({ code: 'APPROVAL_CONFLICT', approvalId: id, decided: { by: winner } });
+    expect((error as Error).message).toContain(`by ${winner}`);
+    const result = await (
+      won as PromiseFulfilledResult<Awaited<ReturnType<typeof queue.approve>>>
+    ).value.result();
+    // The winner's decision is the one applied.
+    if (winner === 'ana') {
+      expect(executed).toEqual([40]);
+      expect(result.output).toBe('Done: refunded 40');
+    } else {
+      expect(executed).toEqual([]);
+      expect(result.output).toBe('Done: No.');
+    }
+  });
+
+  it('journals the decision with who decided and when, before the call runs', async () => {
+    const queue = producer();
+    const journalKey = `${journalPrefix(queue.name)}who-1`;
+    let seen: unknown[] = [];
+    // The refund reads the job's journal as it runs: the decision is there already.
+    const refund = tool({
+      name: 'refund',
+      description: 'Refunds an amount to the customer.',
+      parameters: z.object({ amount: z.number() }),
+      needsApproval: true,
+      execute: async ({ amount }) => {
+        const list = await admin.lrange(journalKey, 0, -1);
+        seen = list.map((line) => JSON.parse(line)).filter((entry) => entry.type === 'decision');
+        return `refunded ${amount}`;
+      },
+    });
+    const desk = Team.swarm({
+      agents: { desk: new Agent({ name: 'desk', model: deskModel(), tools: [refund] }) },
+      entryAgent: 'desk',
+    });
+    await worker(queue.name, { refunds: desk });
+    const job = await queue.enqueue('refunds', 'Refund please', { jobId: 'who-1' });
+    const { pending } = (await job.result().catch((e: unknown) => e)) as RunPausedError;
+    const resumed = await queue.approve(
+      job.id,
+      { [pending[0]!.id]: { approved: true } },
+      { by: 'ana@example.com' },
+    );
+    expect((await resumed.result()).output).toBe('Done: refunded 40');
+    expect(seen).toEqual([
+      {
+        type: 'decision',
+        key: expect.any(String),
+        id: pending[0]!.id,
+        approved: true,
+        by: 'ana@example.com',
+        at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      },
+    ]);
+  });
+
   it('answers a rejected call with the message, and the tool never runs', async () => {
     const queue = producer();
     const executed: number[] = [];

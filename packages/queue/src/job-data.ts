@@ -44,12 +44,18 @@ const pendingApprovalSchema = z.object({
   agent: z.string(),
   tool: z.string(),
   arguments: z.record(z.string(), z.unknown()),
+  argumentsHash: z.string().optional(),
 });
 
-/** Decisions on a paused run's calls, by approval id. */
+/** Decisions on a paused run's calls, by approval id: who decided (`by`) and when (`at`) too. */
 export const approvalsSchema = z.record(
   z.string(),
-  z.strictObject({ approved: z.boolean(), message: z.string().optional() }),
+  z.strictObject({
+    approved: z.boolean(),
+    message: z.string().optional(),
+    by: z.string().optional(),
+    at: z.string().optional(),
+  }),
 );
 
 /** Validates a job's data as the worker reads it back from Redis. */

@@ -173,4 +173,42 @@ describe('redisJournal', () => {
     expect(() => redisJournal(redis.url, { replicaTimeoutMs: 0 })).toThrow(/replicaTimeoutMs/);
     expect(() => redisJournal('http://x')).toThrow(/redis:\/\//);
   });
+
+  it('refuses a second holder of the run with RunLockedError naming the first, until it gives the run back', async () => {
+    const runId = newRun();
+    const [a, b] = [journal(), journal()];
+    const held = await a.acquireLease(runId);
+    const error = await b.acquireLease(runId).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'RUN_LOCKED', runId, holder: { pid: process.pid } });
+    expect((error as Error).message).toContain(`pid ${process.pid}`);
+    await a.releaseLease(held);
+    const next = await b.acquireLease(runId);
+    expect(next.token).toBeGreaterThan(held.token);
+    // The first holder is fenced off: its append is refused and nothing is written.
+    await expect(a.append(runId, toolEntry(1), held)).rejects.toMatchObject({ code: 'RUN_LOCKED' });
+    await b.append(runId, toolEntry(2), next);
+    expect((await b.read(runId)).map((e) => e.key)).toEqual(['k2/0']);
+  });
+
+  it('ties a lease to a BullMQ job lock: held while the lock holds the token, taken over once another worker has the job', async () => {
+    const runId = newRun();
+    const lockKey = `bull:tie:${runId}:lock`;
+    await admin.set(lockKey, 'token-A');
+    const [a, b] = [journal(), journal()];
+    const held = await a.acquireLease(runId, {
+      jobLock: { key: lockKey, token: 'token-A', holder: 'worker A' },
+    });
+    const error = await b
+      .acquireLease(runId, { jobLock: { key: lockKey, token: 'token-B' } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'RUN_LOCKED' });
+    expect((error as Error).message).toContain('worker A');
+    // The job stalled and another worker took it: its lock holds another token now.
+    await admin.set(lockKey, 'token-B');
+    const taken = await b.acquireLease(runId, { jobLock: { key: lockKey, token: 'token-B' } });
+    expect(taken.token).toBe(held.token + 1);
+    await expect(a.append(runId, toolEntry(1), held)).rejects.toMatchObject({ code: 'RUN_LOCKED' });
+    await b.append(runId, toolEntry(2), taken);
+    expect((await a.read(runId)).map((e) => e.key)).toEqual(['k2/0']);
+  });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AbortError,
+  ApprovalConflictError,
   type Approvals,
   ConfigError,
   describeZodError,
@@ -235,12 +236,15 @@ export class SwarmQueue {
    * approved call once, answers a rejected one with its message, and goes on. Resolves with the
    * job, whose `result()` settles with the resumed run (or rejects with `RunPausedError` again for
    * calls still undecided). Decisions for ids the job does not wait for are a `ConfigError`, and
-   * nothing is written.
+   * nothing is written. The first decision on a call stands: one given when another is already
+   * recorded (two reviewers at once) is an `ApprovalConflictError` naming it, and nothing is
+   * written. Each decision is recorded with `at` (now, unless given) and `by` (`options.by`, unless
+   * the decision names its own): the run journals them and `swarm resume` shows them.
    */
   async approve<R extends TopologyResult = TopologyResult>(
     jobId: string,
     approvals: Approvals,
-    options: { events?: boolean } = {},
+    options: { events?: boolean; by?: string } = {},
   ): Promise<SwarmJob<R>> {
     if (this.#closed) throw new ConfigError('SwarmQueue.approve: the queue is closed.');
     if (typeof jobId !== 'string' || jobId === '') {
@@ -271,6 +275,11 @@ export class SwarmQueue {
         );
       }
       const data = parsed.data as SwarmJobData;
+      // The first decision on a call stands: a second (another reviewer at the same moment) is refused.
+      for (const id of Object.keys(checked.data)) {
+        const earlier = data.approvals?.[id];
+        if (earlier !== undefined) throw new ApprovalConflictError(id, earlier);
+      }
       if (!data.paused) {
         const state = await this.#queue.getJobState(jobId);
         throw new ConfigError(
@@ -284,10 +293,27 @@ export class SwarmQueue {
           `SwarmQueue.approve: job "${jobId}" does not wait for ${unknown.map((id) => JSON.stringify(id)).join(', ')} (it waits for ${waiting.join(', ')}); nothing was written.`,
         );
       }
-      const next = JSON.stringify({ ...data, approvals: { ...data.approvals, ...checked.data } });
+      const at = new Date().toISOString();
+      const decided = Object.fromEntries(
+        Object.entries(checked.data).map(([id, decision]) => [
+          id,
+          {
+            ...decision,
+            ...(options.by !== undefined && decision.by === undefined && { by: options.by }),
+            at: decision.at ?? at,
+          },
+        ]),
+      );
+      const next = JSON.stringify({ ...data, approvals: { ...data.approvals, ...decided } });
       const swapped = await client.eval(approveScript, 2, key, this.#queue.keys.delayed!, jobId, raw, next);
       if (swapped === -1) continue;
       if (swapped === 0) {
+        // Another approve resumed it first: name its decision when the job still shows it.
+        const now = await client.hget(key, 'data');
+        const decisions =
+          now === null ? undefined : swarmJobDataSchema.safeParse(JSON.parse(now)).data?.approvals;
+        const id = Object.keys(checked.data).find((id) => decisions?.[id] !== undefined);
+        if (id !== undefined) throw new ApprovalConflictError(id, decisions![id]!);
         throw new ConfigError(
           `SwarmQueue.approve: job "${jobId}" is no longer paused (another approve resumed it); nothing was written.`,
         );

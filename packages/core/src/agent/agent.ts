@@ -195,7 +195,11 @@ export class Agent<TOutput = string> {
       if (owned) context.finishJournal();
       return totalsOf(result, tally);
     } catch (error) {
-      throw owned && isPause(error) ? finishedPause(context, error) : error;
+      if (!owned) throw error;
+      const thrown = isPause(error) ? finishedPause(context, error) : error;
+      // The run ends here: its journal lease goes back.
+      journalOf(context)?.release();
+      throw thrown;
     }
   }
 

@@ -14,12 +14,18 @@ export interface PendingApproval {
   agent: string;
   tool: string;
   arguments: Record<string, unknown>;
+  /** A hash of the tool's name and these arguments: the decision on `id` approves exactly this call. */
+  argumentsHash?: string;
 }
 
 /** A person's decision on a pending call: a rejected call answers the model with `message` as a tool error. */
 export interface ApprovalDecision {
   approved: boolean;
   message?: string;
+  /** Who decided (a user name, an email): journaled with the decision and shown by `swarm resume`. */
+  by?: string;
+  /** When they decided, ISO 8601 (set by the run when not given). */
+  at?: string;
 }
 
 /** Decisions on a paused run's pending calls, by `PendingApproval.id`. */

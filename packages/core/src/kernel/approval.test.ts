@@ -76,6 +76,7 @@ describe('a tool that needs approval', () => {
         agent: 'desk',
         tool: 'refund',
         arguments: { amount: 30 },
+        argumentsHash: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
     expect(JSON.parse(JSON.stringify(pause.pending))).toEqual(pause.pending);

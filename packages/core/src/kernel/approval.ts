@@ -9,10 +9,15 @@ export function validateApprovals(approvals: unknown): Approvals {
     throw new ConfigError('approvals must be an object of { approved, message? } by approval id.');
   }
   for (const [id, decision] of Object.entries(approvals)) {
-    const { approved, message } = (decision ?? {}) as Partial<ApprovalDecision>;
-    if (typeof approved !== 'boolean' || (message !== undefined && typeof message !== 'string')) {
+    const { approved, message, by, at } = (decision ?? {}) as Partial<ApprovalDecision>;
+    if (
+      typeof approved !== 'boolean' ||
+      (message !== undefined && typeof message !== 'string') ||
+      (by !== undefined && typeof by !== 'string') ||
+      (at !== undefined && typeof at !== 'string')
+    ) {
       throw new ConfigError(
-        `approvals[${JSON.stringify(id)}] must be { approved: boolean, message?: string } (got ${JSON.stringify(decision)}).`,
+        `approvals[${JSON.stringify(id)}] must be { approved: boolean, message?: string, by?: string, at?: string } (got ${JSON.stringify(decision)}).`,
       );
     }
   }

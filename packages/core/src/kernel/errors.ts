@@ -19,7 +19,10 @@ export type SwarmErrorCode =
   | 'RUN_PAUSED'
   | 'GUARDRAIL_TRIPWIRE'
   | 'REFUSED'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'RUN_LOCKED'
+  | 'JOURNAL_WRITE'
+  | 'APPROVAL_CONFLICT';
 
 /** Base of every error swarm throws; `isInstance` works across duplicate copies of the package. */
 export class SwarmError extends Error {
@@ -290,4 +293,84 @@ export function isAbort(error: unknown): boolean {
 /** A readable message for anything thrown. */
 export function errorMessage(error: unknown): string {
   return redactSecrets(error instanceof Error ? error.message : String(error));
+}
+
+/** Who holds (or last held) a run's lease in its journal store: what `RunLockedError` names. */
+export interface LeaseHolder {
+  /** A name for the holder: `pid@host` for a process, or what the store was given (a worker and job). */
+  id: string;
+  pid?: number;
+  host?: string;
+  /** When the holder took (or last renewed) the lease, ISO 8601. */
+  at?: string;
+}
+
+/**
+ * Another process holds the run: it is being executed elsewhere (`swarm resume` twice, a worker and
+ * a stalled-job takeover), or this process lost its lease to a newer holder and its appends are
+ * refused (fencing). Nothing was run or written by the call that throws it. `holder` names who has it.
+ */
+export class RunLockedError extends SwarmError {
+  readonly runId: string;
+  readonly holder: LeaseHolder | undefined;
+
+  constructor(
+    runId: string,
+    holder: LeaseHolder | undefined,
+    message?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'RUN_LOCKED',
+      message ??
+        `Run ${JSON.stringify(runId)} is being executed by ${holder ? describeHolder(holder) : 'another process'}; nothing was run. Wait for it to end (or for its lease to go stale) and resume it again.`,
+      options,
+    );
+    this.name = 'RunLockedError';
+    this.runId = runId;
+    this.holder = holder;
+  }
+}
+
+/** A holder as a person reads it: its id (`pid 123@host`, a worker and job) and when it took the lease. */
+export function describeHolder(holder: LeaseHolder): string {
+  return `${holder.id}${holder.at ? ` (lease taken or renewed ${holder.at})` : ''}`;
+}
+
+/**
+ * A journal append did not reach the store whole (a short write, a full disk, a write error): the
+ * run stops here, before it uses the answer that could not be kept. `runId` names the run.
+ */
+export class JournalWriteError extends SwarmError {
+  readonly runId: string;
+
+  constructor(runId: string, message: string, options?: { cause?: unknown }) {
+    super('JOURNAL_WRITE', message, options);
+    this.name = 'JournalWriteError';
+    this.runId = runId;
+  }
+}
+
+/**
+ * A decision was given for a call that someone else already decided (two reviewers at once): the
+ * first decision stands and nothing was written. `decided` is that first decision.
+ */
+export class ApprovalConflictError extends SwarmError {
+  readonly approvalId: string;
+  readonly decided: { approved: boolean; by?: string; at?: string; message?: string };
+
+  constructor(
+    approvalId: string,
+    decided: { approved: boolean; by?: string; at?: string; message?: string },
+    message?: string,
+  ) {
+    super(
+      'APPROVAL_CONFLICT',
+      message ??
+        `Call ${JSON.stringify(approvalId)} was already ${decided.approved ? 'approved' : 'rejected'}${decided.by ? ` by ${decided.by}` : ''}${decided.at ? ` at ${decided.at}` : ''}; the first decision stands and yours was not written.`,
+    );
+    this.name = 'ApprovalConflictError';
+    this.approvalId = approvalId;
+    this.decided = decided;
+  }
 }

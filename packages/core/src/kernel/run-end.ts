@@ -1,6 +1,6 @@
 import type { Usage } from '../contracts/model.js';
 import { isPause } from './errors.js';
-import type { RunContext } from './run-context.js';
+import { journalOf, type RunContext } from './run-context.js';
 
 /** A run's totals for its result, nested runs included. */
 export interface RunTotals {
@@ -64,7 +64,10 @@ export async function endedRun<T>(
     return await work();
   } catch (error) {
     const failed = ending.failure ? await ending.failure(error) : error;
-    const thrown = ending.ownsJournal !== false && isPause(failed) ? finishedPause(context, failed) : failed;
+    const owns = ending.ownsJournal !== false;
+    const thrown = owns && isPause(failed) ? finishedPause(context, failed) : failed;
+    // The outermost run ends here: its journal lease goes back (a pause gave it back as the journal finished).
+    if (owns && context.parent === undefined) journalOf(context)?.release();
     context.emitError(ending.type, thrown, ending.agent?.());
     throw thrown;
   }

@@ -1,15 +1,21 @@
 import type { ModelRequest, ModelResponse } from '../contracts/model.js';
 import type { ApprovalDecision, Approvals, PendingApproval } from './approval.js';
 import { canonicalJson, cassetteRequest, cassetteResponse } from './canonical-request.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, SwarmError } from './errors.js';
 import { murmur128 } from './hash.js';
 import {
   type ApprovalEntry,
+  checkedEntry,
+  type DecisionEntry,
+  isSelfChecking,
   type Journal,
   type JournalEntry,
+  type JournalLease,
   type ModelCallEntry,
+  normalisedEntry,
   parseJournalEntry,
   type ToolCallEntry,
+  type ToolStartEntry,
 } from './journal.js';
 
 /** A model call's place in the journal, and its answer when the journal holds one. */
@@ -49,6 +55,14 @@ export class RunJournal {
   // The key of every response this run handed out (live or replayed), for the tools it asks for.
   readonly #keys = new WeakMap<ModelResponse, string>();
   readonly #replayed = new WeakSet<ModelResponse>();
+  // Decisions the journal holds (made on an earlier resume), by approval id.
+  readonly #decided = new Map<string, DecisionEntry>();
+  // Tool calls journaled as started, by key (those with no result were cut off by a crash).
+  readonly #started = new Map<string, ToolStartEntry>();
+  // Approval ids whose call asked again with other arguments (a new pending entry took their place).
+  readonly #superseded = new Set<string>();
+  #lease: JournalLease | undefined;
+  #released = false;
   #finished = false;
 
   constructor(store: Journal, runId: string, approvals: Approvals | undefined) {
@@ -64,6 +78,32 @@ export class RunJournal {
   }
 
   async #load(): Promise<void> {
+    // The lease first, then the entries: what the previous holder wrote is all there once it is ours.
+    if (this.store.acquireLease) {
+      const failedRelease = takeReleaseFailure(this.store);
+      try {
+        this.#lease = await this.store.acquireLease(this.runId);
+      } catch (error) {
+        // Our own earlier run of this store could not give its lease back: say why it is still held.
+        if (failedRelease !== undefined && SwarmError.isInstance(error) && error.code === 'RUN_LOCKED') {
+          throw new ConfigError(
+            `run ${this.runId}: the journal store could not release an earlier run's lease (${String(failedRelease)}), and it is still held.`,
+            { cause: failedRelease },
+          );
+        }
+        throw error;
+      }
+    }
+    try {
+      await this.#read();
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    this.isOpen = true;
+  }
+
+  async #read(): Promise<void> {
     const entries = await this.store.read(this.runId);
     entries.forEach((raw, i) => {
       const entry = parseJournalEntry(raw, `entry ${i + 1} of the journal of run ${this.runId}`);
@@ -72,6 +112,16 @@ export class RunJournal {
     for (const [id, waiting] of this.#pending) if (this.#tools.has(waiting.key)) this.#pending.delete(id);
     const waiting = [...this.#pending.keys()];
     for (const id of Object.keys(this.#approvals)) {
+      const earlier = this.#decided.get(id);
+      const given = this.#approvals[id]!;
+      // The same decision delivered again (a takeover of a resumed attempt) is no conflict.
+      if (earlier !== undefined && earlier.approved === given.approved && earlier.message === given.message)
+        continue;
+      if (earlier !== undefined) {
+        throw new ConfigError(
+          `approvals: ${JSON.stringify(id)} was already ${earlier.approved ? 'approved' : 'rejected'}${earlier.by ? ` by ${earlier.by}` : ''} at ${earlier.at}; a decision is not given twice. Nothing was run.`,
+        );
+      }
       if (!this.#pending.has(id)) {
         throw new ConfigError(
           `approvals: ${JSON.stringify(id)} is not a call run ${this.runId} waits for (${
@@ -82,12 +132,20 @@ export class RunJournal {
         );
       }
     }
-    this.isOpen = true;
   }
 
   #index(entry: JournalEntry): void {
     if (entry.type === 'approval') {
       this.#pending.set(entry.approval.id, entry);
+      return;
+    }
+    if (entry.type === 'started') {
+      if (!this.#started.has(entry.key)) this.#started.set(entry.key, entry);
+      return;
+    }
+    if (entry.type === 'decision') {
+      // The first decision on an id stands.
+      if (!this.#decided.has(entry.id)) this.#decided.set(entry.id, entry);
       return;
     }
     const map: Map<string, ModelCallEntry | ToolCallEntry> =
@@ -126,17 +184,26 @@ export class RunJournal {
     response: ModelResponse,
   ): Promise<ModelResponse> {
     const { agent, purpose } = request.metadata ?? {};
-    await this.store.append(this.runId, {
-      type: 'model',
-      key,
-      path: [...path],
-      ...(agent !== undefined && { agent }),
-      ...(purpose !== undefined && { purpose }),
-      model: modelId,
-      response: cassetteResponse(response),
-    });
+    // Checked as it will be read back: an off-contract finish reason is `other` here and for the
+    // run alike, anything else off the contract fails this call, not the resume.
+    const entry = this.#checked(
+      {
+        type: 'model',
+        key,
+        path: [...path],
+        ...(agent !== undefined && { agent }),
+        ...(purpose !== undefined && { purpose }),
+        model: modelId,
+        response: cassetteResponse(response),
+      },
+      `the answer of model ${modelId} at ${path.join(' > ')} in run ${this.runId}`,
+    ) as ModelCallEntry;
+    await this.#append(entry);
     // A copy: a model that hands out one response object twice still gives each call its own key.
-    const answer = { ...response };
+    const answer =
+      entry.response.finishReason === response.finishReason
+        ? { ...response }
+        : { ...response, finishReason: entry.response.finishReason };
     this.#keys.set(answer, key);
     return answer;
   }
@@ -155,39 +222,148 @@ export class RunJournal {
     if (responseKey === undefined) return undefined;
     const key = `${responseKey}/${index}`;
     const entry = this.#tools.get(key);
-    if (entry !== undefined) this.#tools.delete(key);
-    return { key, entry };
+    if (entry !== undefined) {
+      this.#tools.delete(key);
+      return { key, entry };
+    }
+    const started = this.#started.get(key);
+    if (started !== undefined) {
+      // It began and never returned (the process died while it ran): never run it again.
+      return {
+        key,
+        entry: {
+          type: 'tool',
+          key,
+          path: started.path,
+          agent: started.agent,
+          tool: started.tool,
+          toolCallId: started.toolCallId,
+          result: `Error: the process running tool "${started.tool}" stopped while it ran (started ${started.at}); it was not run again, and whether it took effect is unknown.`,
+          isError: true,
+        },
+      };
+    }
+    return { key, entry: undefined };
+  }
+
+  /** Journals that a tool call is about to execute (see `ToolStartEntry`). */
+  recordStart(
+    key: string,
+    agent: string,
+    tool: string,
+    toolCallId: string,
+    path: readonly string[],
+  ): Promise<void> {
+    return this.#append({
+      type: 'started',
+      key,
+      path: [...path],
+      agent,
+      tool,
+      toolCallId,
+      at: new Date().toISOString(),
+    });
   }
 
   /** Appends a tool execution's answer. */
   recordTool(entry: ToolCallEntry): Promise<void> {
-    return this.store.append(this.runId, entry);
+    return this.#append(this.#checked(entry, `the result of tool ${entry.tool} in run ${this.runId}`));
   }
 
-  /** The id of a call that needs approval: the same on every resume of the run. */
-  approvalId(toolKey: string): string {
-    return approvalId(this.runId, toolKey);
+  // The entry as it will be read back: checked here unless the store checks it in its append.
+  #checked(entry: JournalEntry, where: string): JournalEntry {
+    return isSelfChecking(this.store) ? normalisedEntry(entry) : checkedEntry(entry, where);
+  }
+
+  // Every append goes with the run's lease: refused once another process has taken the run.
+  #append(entry: JournalEntry): Promise<void> {
+    return this.#lease
+      ? this.store.append(this.runId, entry, this.#lease)
+      : this.store.append(this.runId, entry);
+  }
+
+  /**
+   * The id of a call that needs approval: the same on every resume of the run for the same call,
+   * and another for the same place asking other arguments (or another tool).
+   */
+  approvalId(toolKey: string, tool?: string, args?: Record<string, unknown>): string {
+    return approvalId(this.runId, toolKey, tool, args);
+  }
+
+  /**
+   * The decision on a pending call, if any: one the journal holds (given on an earlier resume) or
+   * one given to this resume, which is journaled (who, when) before the call goes on.
+   */
+  async decide(id: string, key: string): Promise<ApprovalDecision | undefined> {
+    this.#usedApprovals.add(id);
+    const earlier = this.#decided.get(id);
+    if (earlier !== undefined) return decisionOf(earlier);
+    const given = this.#approvals[id];
+    if (given === undefined) return undefined;
+    const entry: DecisionEntry = {
+      type: 'decision',
+      key,
+      id,
+      approved: given.approved,
+      ...(given.message !== undefined && { message: given.message }),
+      ...(given.by !== undefined && { by: given.by }),
+      at: given.at ?? new Date().toISOString(),
+    };
+    this.#decided.set(id, entry);
+    await this.#append(entry);
+    return decisionOf(entry);
   }
 
   /** The decision given for a pending call, if any (and notes that the run reached it). */
   decision(id: string): ApprovalDecision | undefined {
     this.#usedApprovals.add(id);
-    return this.#approvals[id];
+    const earlier = this.#decided.get(id);
+    return earlier ? decisionOf(earlier) : this.#approvals[id];
+  }
+
+  /** Whether the call at `key` waited for a person when the run paused (it waits still, undecided). */
+  waited(key: string): boolean {
+    for (const entry of this.#pending.values()) if (entry.key === key) return true;
+    return false;
   }
 
   /** Keeps a call that waits for a person, so that a resume can be checked against it. */
   async recordPending(key: string, approval: PendingApproval): Promise<void> {
     if (this.#pending.has(approval.id)) return;
+    // The same call asking other arguments than were shown: the old decision does not cover it.
+    for (const [id, entry] of this.#pending) if (entry.key === key) this.#superseded.add(id);
     const entry: ApprovalEntry = { type: 'approval', key, approval };
     this.#pending.set(approval.id, entry);
-    await this.store.append(this.runId, entry);
+    await this.#append(entry);
   }
 
-  /** What the run left unused, once (later calls report nothing). */
+  /** Gives the run's lease back (once): the run ended, or failed before it began. */
+  release(): void {
+    if (this.#released || this.#lease === undefined) return;
+    this.#released = true;
+    const lease = this.#lease;
+    let released: Promise<void> | void;
+    try {
+      released = this.store.releaseLease?.(lease);
+    } catch (error) {
+      releaseFailures.set(this.store, error);
+      return;
+    }
+    if (released) {
+      released.catch((error: unknown) => {
+        releaseFailures.set(this.store, error);
+      });
+    }
+  }
+
+  /** What the run left unused, once (later calls report nothing); gives the lease back. */
   finish(): JournalLeftovers | undefined {
     if (this.#finished) return undefined;
     this.#finished = true;
-    const unusedApprovals = Object.keys(this.#approvals).filter((id) => !this.#usedApprovals.has(id));
+    this.release();
+    const unusedApprovals = Object.keys(this.#approvals).filter(
+      (id) => !this.#usedApprovals.has(id) && !this.#superseded.has(id),
+    );
     const left = this.#order.filter((e) =>
       e.type === 'model' ? this.#models.has(e.key) : this.#tools.has(e.key),
     );
@@ -195,7 +371,41 @@ export class RunJournal {
   }
 }
 
-/** An approval id: 16 hex digits of a hash of the run id and the call's key. */
-export function approvalId(runId: string, callKey: string): string {
-  return murmur128(`approval\u0000${runId}\u0000${callKey}`).slice(0, 16);
+/**
+ * An approval id: 16 hex digits of a hash of the run id, the call's key, and (when given) the tool
+ * and the hash of its arguments, so that a decision approves exactly the call a person was shown.
+ */
+export function approvalId(
+  runId: string,
+  callKey: string,
+  tool?: string,
+  args?: Record<string, unknown>,
+): string {
+  const what = tool === undefined ? '' : `\u0000${argumentsHash(tool, args ?? {})}`;
+  return murmur128(`approval\u0000${runId}\u0000${callKey}${what}`).slice(0, 16);
+}
+
+/** A hash of a tool's name and a call's arguments (canonical JSON): what an approval approves. */
+export function argumentsHash(tool: string, args: Record<string, unknown>): string {
+  return murmur128(`${tool}\u0000${canonicalJson(args)}`);
+}
+
+// A release that failed: the next run of the store in this process reports it (the lease then
+// stays until it goes stale).
+const releaseFailures = new WeakMap<Journal, unknown>();
+
+/** The failure of the last lease release of `store` in this process, if one failed (and forgets it). */
+export function takeReleaseFailure(store: Journal): unknown {
+  const failure = releaseFailures.get(store);
+  releaseFailures.delete(store);
+  return failure;
+}
+
+function decisionOf(entry: DecisionEntry): ApprovalDecision {
+  return {
+    approved: entry.approved,
+    ...(entry.message !== undefined && { message: entry.message }),
+    ...(entry.by !== undefined && { by: entry.by }),
+    at: entry.at,
+  };
 }

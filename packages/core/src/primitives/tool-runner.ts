@@ -3,7 +3,7 @@ import type { ModelResponse, ToolCall } from '../contracts/model.js';
 import { errorMessage, isAbort, isPause, RunPausedError, throwIfAborted } from '../kernel/errors.js';
 import type { ToolCallEntry } from '../kernel/journal.js';
 import { journalOf, pathKeyOf, pendingGateOf, type RunContext, rootOf } from '../kernel/run-context.js';
-import { approvalId, type RunJournal } from '../kernel/run-journal.js';
+import { approvalId, argumentsHash, type RunJournal } from '../kernel/run-journal.js';
 import { isRunStop } from '../kernel/run-stop.js';
 import { executeWithin } from './timed-tool.js';
 import { describeZodError, type Tool, type ToolContext } from './tool.js';
@@ -131,6 +131,8 @@ async function runTool(
       return asked.record ? kept(agent, context, journal, slot?.key, asked.record, false) : asked;
     approved = true;
   }
+  // Journaled before it runs: a process killed while it runs never runs it again on resume.
+  if (journal && slot) await journal.recordStart(slot.key, agent.name, t.name, call.id, context.path);
   let record: ToolCallRecord & { value?: unknown };
   try {
     const value = await executeWithin(
@@ -160,7 +162,24 @@ async function approvalOf(
   journal: RunJournal | undefined,
   key: string | undefined,
 ): Promise<true | { pending: PendingApproval; record?: undefined } | { record: ToolCallRecord }> {
-  if (typeof t.needsApproval === 'function') {
+  const runId = journal?.runId ?? rootOf(context).runId;
+  const approval: PendingApproval = {
+    id:
+      journal && key !== undefined
+        ? journal.approvalId(key, t.name, call.arguments)
+        : approvalId(runId, `${pathKeyOf(context)}/${agent.name}/${call.id}`, t.name, call.arguments),
+    runId,
+    path: [...context.path],
+    agent: agent.name,
+    tool: t.name,
+    arguments: call.arguments,
+    argumentsHash: argumentsHash(t.name, call.arguments),
+  };
+  // A decision (journaled, or given to this resume) is read first: never re-derived from needsApproval.
+  const decision =
+    journal && key !== undefined ? await journal.decide(approval.id, key) : journal?.decision(approval.id);
+  const waited = decision === undefined && journal !== undefined && key !== undefined && journal.waited(key);
+  if (decision === undefined && !waited && typeof t.needsApproval === 'function') {
     const toolContext: ToolContext = {
       agent: agent.name,
       toolCallId: call.id,
@@ -174,19 +193,6 @@ async function approvalOf(
       return { record: { call, result: `Error: ${errorMessage(error)}`, isError: true } };
     }
   }
-  const runId = journal?.runId ?? rootOf(context).runId;
-  const approval: PendingApproval = {
-    id:
-      journal && key !== undefined
-        ? journal.approvalId(key)
-        : approvalId(runId, `${pathKeyOf(context)}/${agent.name}/${call.id}`),
-    runId,
-    path: [...context.path],
-    agent: agent.name,
-    tool: t.name,
-    arguments: call.arguments,
-  };
-  const decision = journal?.decision(approval.id);
   if (decision === undefined) {
     if (journal && key !== undefined) await journal.recordPending(key, approval);
     context.emit({

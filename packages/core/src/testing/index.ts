@@ -10,6 +10,7 @@ export {
   firstDifference,
 } from './cassette.js';
 export { Gate } from './gate.js';
+export { type JournalConformanceOptions, journalConformance } from './journal-conformance.js';
 export {
   type MockApi,
   type MockFault,
