@@ -85,3 +85,60 @@ describe('a full tool round trip inside Agent, through the real SDKs', () => {
     });
   });
 });
+
+describe("an Agent keeps a turn's reasoning and sends it back, through the real SDKs", () => {
+  it('Anthropic: the turn after thinking + a tool call carries the signed thinking block first', async () => {
+    server.enqueue(
+      {
+        reasoning: { text: 'The invoice tool will tell.', signature: 'sig-42' },
+        toolCalls: [{ id: 'toolu_1', name: 'lookup_invoice', arguments: { invoice_id: '42' } }],
+      },
+      { text: 'Refunding the duplicate charge.' },
+    );
+    const model = anthropicModel('claude-opus-4-7', {
+      apiKey: 'k',
+      baseURL: server.anthropicBaseURL,
+      maxRetries: 0,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+    });
+    const agent = new Agent({ name: 'billing', model, tools: [lookupInvoice] });
+
+    const result = await agent.run('I was charged twice for invoice 42');
+
+    expect(result.messages[0]).toMatchObject({
+      role: 'assistant',
+      reasoning: { text: 'The invoice tool will tell.' },
+    });
+    const second = server.requests[1]?.body as { messages: { role: string; content: unknown }[] };
+    const assistant = second.messages.find((m) => m.role === 'assistant')!;
+    expect((assistant.content as Record<string, unknown>[])[0]).toEqual({
+      type: 'thinking',
+      thinking: 'The invoice tool will tell.',
+      signature: 'sig-42',
+    });
+  });
+
+  it('DeepSeek: the turn after reasoning + a tool call carries reasoning_content', async () => {
+    server.enqueue(
+      {
+        reasoning: { text: 'Look the invoice up first.' },
+        toolCalls: [{ id: 'call_1', name: 'lookup_invoice', arguments: { invoice_id: '42' } }],
+      },
+      { text: 'Refunding the duplicate charge.' },
+    );
+    const model = openaiModel('deepseek-reasoner', {
+      provider: 'deepseek',
+      apiKey: 'k',
+      baseURL: server.openaiBaseURL,
+      maxRetries: 0,
+    });
+    const agent = new Agent({ name: 'billing', model, tools: [lookupInvoice] });
+
+    await agent.run('I was charged twice for invoice 42');
+
+    const second = server.requests[1]?.body as { messages: Record<string, unknown>[] };
+    expect(second.messages.find((m) => m.role === 'assistant')).toMatchObject({
+      reasoning_content: 'Look the invoice up first.',
+    });
+  });
+});
