@@ -148,6 +148,7 @@ describe('a run on a file journal, killed with SIGKILL at random points', () => 
 
       let killedMidRun = 0;
       let killedInFlight = 0;
+      let cutTools = 0;
       const notesOf = (trial: number) => join(dir, `trial-${trial}.notes`);
       // One lane: its trials one after another, the next child loading while this one runs and is resumed.
       const lane = async (lane: Lane, mine: number[]) => {
@@ -192,6 +193,18 @@ describe('a run on a file journal, killed with SIGKILL at random points', () => 
           });
           const resumedKeys = server.requests.slice(resumeStart).map(requestKey);
           const where = `trial ${trial} (killed ${killed.killed ? `after ${journaledCalls} journaled calls` : 'never'})`;
+          // A tool journaled as started and never finished was cut off by the kill: it is not run
+          // again (at most once), and the model is told so, so the answer may differ from a clean
+          // run's. Such a trial checks the at-most-once promise only.
+          const finished = new Set(entries.flatMap((e) => (e.type === 'tool' ? [e.key] : [])));
+          const cut = entries.filter((e) => e.type === 'started' && !finished.has(e.key)).length;
+          if (cut > 0) {
+            cutTools += 1;
+            expect(result.output.trim(), where).not.toBe('');
+            const written = count((await readFile(notes, 'utf8')).split('\n').filter(Boolean));
+            expect(Math.max(0, ...written.values()), where).toBeLessThanOrEqual(1);
+            continue;
+          }
 
           expect(result.output, where).toBe(expected.output);
           expect(result.llmCalls, where).toBe(expected.llmCalls);
@@ -230,6 +243,8 @@ describe('a run on a file journal, killed with SIGKILL at random points', () => 
       // Every in-flight kill landed inside the run (and the later ones mostly did too).
       expect(killedInFlight).toBe(trials / 2);
       expect(killedMidRun).toBeGreaterThanOrEqual(killedInFlight);
+      // Most trials are checked in full: a kill inside a tool is the exception.
+      expect(cutTools).toBeLessThan(trials / 2);
     },
     timeoutMs,
   );

@@ -122,7 +122,10 @@ export function runState(
 
 // The last answer of the outermost run, with nothing asked after it: the run's final answer.
 function finalAnswer(entries: readonly StudioEntry[]): boolean {
-  const answers = entries.filter((e) => e.type !== 'approval');
+  // Model answers and tool results only: approvals, decisions and tool starts answer nothing.
+  const answers = entries.filter(
+    (e): e is Extract<StudioEntry, { type: 'model' | 'tool' }> => e.type === 'model' || e.type === 'tool',
+  );
   const last = answers.at(-1);
   if (!last) return false;
   const top = Math.min(...answers.map((e) => e.path.length));
