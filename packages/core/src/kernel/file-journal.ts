@@ -30,8 +30,11 @@ export interface FileJournalOptions {
    * disk flush per call (about 1 to 5 ms each on common disks; appends made together share one).
    */
   durability?: 'process' | 'disk';
-  /** The file system to use (default `node:fs/promises`): for tests that inject faults. */
-  fs?: Fs;
+  /**
+   * The file system to use (default `node:fs/promises`), an object of the same shape: for tests
+   * that inject faults. Typed loosely so that core's public types need no `@types/node`.
+   */
+  fs?: object;
 }
 
 /** The first line of every journal file: what it is, and the format version that wrote it. */
@@ -75,7 +78,7 @@ export function fileJournal(dir: string, options: FileJournalOptions = {}): Jour
       `fileJournal: durability must be 'process' or 'disk' (got ${JSON.stringify(durability)}).`,
     );
   }
-  const fs = options.fs ?? nodeFs();
+  const fs = (options.fs as Fs | undefined) ?? nodeFs();
   // With the real file system a line is written by one write(2) on the event loop (a few
   // microseconds into the page cache), not a hop through the thread pool; an injected one is awaited.
   const sync = options.fs ? undefined : optionalNodeBuiltin<typeof import('node:fs')>('node:fs');
