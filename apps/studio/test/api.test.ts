@@ -28,6 +28,8 @@ function call(
         port: s.port,
         path: url,
         method: init.method ?? 'GET',
+        // A connection of its own per request: a refused request's socket is never reused.
+        agent: false,
         headers: { host: `127.0.0.1:${s.port}`, ...init.headers },
       },
       (res) => {
@@ -45,6 +47,41 @@ function call(
 }
 
 describe('swarm studio API', () => {
+  it('checks Host, Origin and the token on every route, the page, the event stream and the POSTs included', async () => {
+    const dir = await pausedDesk();
+    studio = await startStudio({ journals: [dir] });
+    const [run] = JSON.parse((await call(studio, '/api/runs')).body) as { id: string }[];
+    const id = run!.id;
+    const routes: [string, string][] = [
+      ['GET', '/'],
+      ['GET', '/api/runs'],
+      ['GET', `/api/runs/${id}`],
+      ['GET', `/api/runs/${id}/events`],
+      ['GET', `/api/runs/${id}/report`],
+      ['POST', `/api/runs/${id}/approvals`],
+      ['POST', `/api/runs/${id}/fork`],
+      ['GET', '/no-such-route'],
+    ];
+    for (const [method, path] of routes) {
+      const where = `${method} ${path}`;
+      const body = method === 'POST' ? {} : undefined;
+      const host = await call(studio, path, {
+        method,
+        headers: { host: `evil.example:${studio.port}` },
+        body: {},
+      });
+      expect(host.status, where).toBe(403);
+      const origin = await call(studio, path, {
+        method,
+        headers: { origin: 'http://evil.example' },
+        body: {},
+      });
+      expect(origin.status, where).toBe(403);
+      expect((await call(studio, path, { method, token: null, body })).status, where).toBe(401);
+      expect((await call(studio, path, { method, token: 'wrong', body })).status, where).toBe(401);
+    }
+  });
+
   it('refuses a forged Host, a forged Origin, and a missing or wrong token', async () => {
     const dir = await pausedDesk();
     studio = await startStudio({ journals: [dir] });
